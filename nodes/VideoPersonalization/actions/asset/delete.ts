@@ -1,0 +1,70 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { callApi, expectObject, getService } from '../../transport/request';
+import { pathId, readTimeoutMs, timeoutOption } from '../common';
+import { fetchAsset } from './get';
+import { assetLocator, readAssetId } from './locator';
+
+const properties: INodeProperties[] = [
+	assetLocator,
+	{
+		displayName: 'Safe Delete',
+		name: 'safeDelete',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to refuse to delete an asset that videos or templates still use (deleting it can make them render incorrectly)',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [timeoutOption],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['asset'], operation: ['delete'] } }, properties);
+
+function count(value: unknown): number {
+	return typeof value === 'number' && value > 0 ? value : 0;
+}
+
+function plural(amount: number, noun: string): string {
+	return `${amount} ${noun}${amount === 1 ? '' : 's'}`;
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const assetId = readAssetId(this, itemIndex);
+	const timeoutMs = readTimeoutMs(this, itemIndex);
+	if (this.getNodeParameter('safeDelete', itemIndex, true) !== false) {
+		const asset = await fetchAsset(this, itemIndex, assetId, timeoutMs);
+		const videos = count(asset.used_in_videos);
+		const templates = count(asset.used_in_templates);
+		if (videos + templates > 0) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Asset "${assetId}" is still used by ${plural(videos, 'video')} and ${plural(templates, 'template')}; it was not deleted`,
+				{
+					itemIndex,
+					description: 'Deleting it could make those videos render incorrectly. Turn off Safe Delete to delete it anyway.',
+				},
+			);
+		}
+	}
+	const call = {
+		method: 'DELETE' as const,
+		path: `/assets/${pathId(assetId)}`,
+		idempotent: true,
+		action: `delete the asset with Asset ID "${assetId}"`,
+		itemIndex,
+		timeoutMs,
+	};
+	const response = await callApi(this, call);
+	const { apiKey } = await getService(this);
+	const body: IDataObject =
+		response.body === undefined || response.body === '' ? {} : expectObject(this, response, call, [apiKey]);
+	return [{ json: { ...body, id: typeof body.id === 'string' ? body.id : assetId, deleted: true } }];
+}

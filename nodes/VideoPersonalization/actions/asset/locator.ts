@@ -1,0 +1,49 @@
+import type { IExecuteFunctions, INodeParameterResourceLocator, INodeProperties } from 'n8n-workflow';
+
+import { fieldError } from '../common';
+
+export const assetLocator: INodeProperties = {
+	displayName: 'Asset',
+	name: 'assetId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The asset to work on',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchAssets', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. ast_3f9b2c',
+		},
+	],
+};
+
+export function readAssetId(ctx: IExecuteFunctions, itemIndex: number): string {
+	const locator = ctx.getNodeParameter('assetId', itemIndex, undefined, { extractValue: false }) as
+		| INodeParameterResourceLocator
+		| string
+		| undefined;
+	const raw = typeof locator === 'object' && locator !== null ? locator.value : locator;
+	const value = typeof raw === 'number' ? String(raw) : raw;
+	if (typeof value !== 'string' || value.trim() === '') {
+		throw fieldError(ctx, itemIndex, 'Asset', 'no asset chosen', 'Pick one from the list or give its ID.');
+	}
+	return value.trim();
+}
+
+/** Tags as the API wants them: a list; text is split on commas. */
+export function readTags(ctx: IExecuteFunctions, itemIndex: number, value: unknown, label: string): string[] {
+	if (value === undefined || value === null) return [];
+	const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : undefined;
+	if (!list || list.some((tag) => typeof tag !== 'string' && typeof tag !== 'number')) {
+		throw fieldError(ctx, itemIndex, label, 'must be text with tags separated by commas, or a list of texts');
+	}
+	return [...new Set(list.map((tag) => String(tag).trim()).filter((tag) => tag !== ''))];
+}

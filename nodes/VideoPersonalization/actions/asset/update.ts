@@ -1,0 +1,72 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { callApi, expectObject, getService } from '../../transport/request';
+import { fieldError, pathId, readTimeoutMs, timeoutOption } from '../common';
+import { assetLocator, readAssetId, readTags } from './locator';
+
+const properties: INodeProperties[] = [
+	assetLocator,
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				description: 'New name of the asset',
+			},
+			{
+				displayName: 'Tags',
+				name: 'tags',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. logo, summer-campaign',
+				description: 'The new tag list, separated by commas; it replaces the current tags (empty removes them all)',
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [timeoutOption],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['asset'], operation: ['update'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const assetId = readAssetId(this, itemIndex);
+	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const body: IDataObject = {};
+	if (fields.name !== undefined) {
+		if (typeof fields.name !== 'string' || fields.name.trim() === '') {
+			throw fieldError(this, itemIndex, 'Name', 'must not be empty when given');
+		}
+		body.name = fields.name.trim();
+	}
+	if (fields.tags !== undefined) body.tags = readTags(this, itemIndex, fields.tags, 'Tags');
+	if (Object.keys(body).length === 0) {
+		throw fieldError(this, itemIndex, 'Update Fields', 'nothing to update', 'Add Name or Tags.');
+	}
+	const call = {
+		method: 'PATCH' as const,
+		path: `/assets/${pathId(assetId)}`,
+		body,
+		idempotent: true,
+		action: `update the asset with Asset ID "${assetId}"`,
+		itemIndex,
+		timeoutMs: readTimeoutMs(this, itemIndex),
+	};
+	const response = await callApi(this, call);
+	const { apiKey } = await getService(this);
+	return [{ json: expectObject(this, response, call, [apiKey]) }];
+}

@@ -1,0 +1,126 @@
+import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { binarySize, multipartBody } from '../../transport/multipart';
+import { callApi, expectObject, getService } from '../../transport/request';
+import { type AssetType, ASSET_TYPES, checkUpload } from '../../transport/uploadRules';
+import { fieldError, readTimeoutMs, timeoutOption } from '../common';
+import { readTags } from './locator';
+
+/** Uploads may be large: their own, longer default. */
+export const UPLOAD_TIMEOUT_SECONDS = 30 * 60;
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		required: true,
+		default: 'data',
+		hint: 'The name of the input binary field holding the file to upload',
+		description: 'Name of the binary property of the input item that holds the file',
+	},
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Summer logo',
+		description: 'Name of the asset; leave empty to use the file name',
+	},
+	{
+		displayName: 'Type',
+		name: 'assetType',
+		type: 'options',
+		default: 'auto',
+		options: [
+			{ name: 'Detect From File', value: 'auto', description: 'Image, video or audio, from the file type' },
+			{ name: 'Image', value: 'image', description: 'JPG, PNG, SVG or WEBP, up to 10 MB' },
+			{ name: 'Video', value: 'video', description: 'MP4, WEBM or MOV, up to 200 MB' },
+			{ name: 'Audio', value: 'audio', description: 'MP3, WAV or AAC, up to 50 MB' },
+		],
+	},
+	{
+		displayName: 'Tags',
+		name: 'tags',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. logo, summer-campaign',
+		description: 'Tags of the asset, separated by commas',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [{ ...timeoutOption, default: UPLOAD_TIMEOUT_SECONDS }],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['asset'], operation: ['upload'] } }, properties);
+
+function readBinary(ctx: IExecuteFunctions, itemIndex: number): IBinaryData {
+	const property = ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data') as unknown;
+	if (typeof property !== 'string' || property.trim() === '') {
+		throw fieldError(ctx, itemIndex, 'Input Binary Field', 'is empty');
+	}
+	const binary = ctx.getInputData()[itemIndex]?.binary?.[property.trim()];
+	if (!binary) {
+		const available = Object.keys(ctx.getInputData()[itemIndex]?.binary ?? {});
+		throw fieldError(
+			ctx,
+			itemIndex,
+			'Input Binary Field',
+			`the input item has no binary field "${property.trim()}"`,
+			available.length
+				? `Binary fields of this item: ${available.join(', ')}.`
+				: 'This item has no binary data: read the file first (e.g. with Read/Write Files from Disk or HTTP Request).',
+		);
+	}
+	return binary;
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const binary = readBinary(this, itemIndex);
+	const fileName = binary.fileName ?? `upload${binary.fileExtension ? `.${binary.fileExtension}` : ''}`;
+	const chosenType = this.getNodeParameter('assetType', itemIndex, 'auto') as string;
+	if (chosenType !== 'auto' && !(ASSET_TYPES as string[]).includes(chosenType)) {
+		throw fieldError(this, itemIndex, 'Type', `must be auto, image, video or audio, got ${JSON.stringify(chosenType)}`);
+	}
+	const size = await binarySize(this, binary);
+	const check = checkUpload({
+		fileName,
+		mimeType: binary.mimeType ?? '',
+		size,
+		requestedType: chosenType === 'auto' ? undefined : (chosenType as AssetType),
+	});
+	if (!check.ok) {
+		throw fieldError(this, itemIndex, check.field === 'Type' ? 'Type' : 'Input Binary Field', check.problem);
+	}
+	const nameParameter = this.getNodeParameter('name', itemIndex, '') as unknown;
+	if (nameParameter !== '' && typeof nameParameter !== 'string') {
+		throw fieldError(this, itemIndex, 'Name', `must be text, got ${JSON.stringify(nameParameter)}`);
+	}
+	const name = (nameParameter as string).trim() || fileName;
+	const tags = readTags(this, itemIndex, this.getNodeParameter('tags', itemIndex, ''), 'Tags');
+
+	const fields: Array<[string, string]> = [
+		['name', name],
+		['type', check.type],
+		...tags.map((tag): [string, string] => ['tags', tag]),
+	];
+	const call = {
+		method: 'POST' as const,
+		path: '/assets',
+		body: multipartBody(this, binary, size, fields, { field: 'file', fileName, mimeType: check.mimeType }),
+		idempotent: false,
+		action: `upload "${fileName}" as an ${check.type} asset`,
+		itemIndex,
+		timeoutMs: readTimeoutMs(this, itemIndex, UPLOAD_TIMEOUT_SECONDS),
+	};
+	const response = await callApi(this, call);
+	const { apiKey } = await getService(this);
+	const asset: IDataObject = expectObject(this, response, call, [apiKey]);
+	return [{ json: asset }];
+}

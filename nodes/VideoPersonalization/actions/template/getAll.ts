@@ -1,0 +1,54 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { TEMPLATE_FIELDS, TEMPLATES_QUERY } from '../../transport/queries';
+import { listOperation } from '../queryOperations';
+import { TEMPLATES_PERMISSION } from './locator';
+
+export const TEMPLATE_TYPES = ['stock', 'brand', 'scene', 'endcard'] as const;
+
+export const { description, execute } = listOperation({
+	resource: 'template',
+	noun: 'template',
+	field: 'videoTemplates',
+	query: TEMPLATES_QUERY,
+	fields: TEMPLATE_FIELDS,
+	permission: TEMPLATES_PERMISSION,
+	filterProperties: [
+		{
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			options: [
+				{
+					displayName: 'Search',
+					name: 'search',
+					type: 'string',
+					default: '',
+					description: 'Only templates whose name matches this text',
+				},
+				{
+					displayName: 'Template Type',
+					name: 'templateType',
+					type: 'options',
+					default: 'stock',
+					options: [
+						{ name: 'Stock', value: 'stock', description: 'Pre-built, available to all users' },
+						{ name: 'Brand', value: 'brand', description: 'Made for one brand' },
+						{ name: 'Scene', value: 'scene', description: 'Used as a scene within other templates' },
+						{ name: 'Endcard', value: 'endcard', description: 'Used as an end card' },
+					],
+				},
+			],
+		},
+	],
+	readFilter(ctx, itemIndex) {
+		const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+		const filter: IDataObject = {};
+		const search = typeof filters.search === 'string' ? filters.search.trim() : '';
+		if (search) filter.search = search;
+		if (filters.templateType) filter.templateType = filters.templateType;
+		return filter;
+	},
+});

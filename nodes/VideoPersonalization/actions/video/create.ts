@@ -1,0 +1,250 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { jsonParse, updateDisplayOptions } from 'n8n-workflow';
+
+import { toNodeApiError } from '../../transport/errors';
+import { callApi, expectObject, getService } from '../../transport/request';
+import { fieldError, readTimeoutMs, requiredText, timeoutOption } from '../common';
+import { readTemplateCriteria, resolveTemplateId, TEMPLATE_PERMISSION, templateLocator } from '../template/locator';
+import type { ItemResult } from '../types';
+import { readWaitSettings, waitOptions, waitForCreatedVideos } from './waitForCompletion';
+
+export const ASPECT_RATIOS = ['9:16', '16:9', '1:1'] as const;
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Title',
+		name: 'title',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Welcome, Ana!',
+		description: 'Title of the new video',
+	},
+	templateLocator('The template the video is made from'),
+	{
+		displayName: 'Customer Data',
+		name: 'customerDataMode',
+		type: 'options',
+		default: 'keyValue',
+		options: [
+			{ name: 'Key-Value Pairs', value: 'keyValue', description: 'Enter each personalization field by name' },
+			{ name: 'JSON', value: 'json', description: 'Give the whole personalization object as JSON' },
+		],
+		description: 'How to give the personalization data (first name, company, ...) the template fills in',
+	},
+	{
+		displayName: 'Customer Data Fields',
+		name: 'customerData',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show: { customerDataMode: ['keyValue'] } },
+		options: [
+			{
+				displayName: 'Field',
+				name: 'values',
+				values: [
+					{
+						displayName: 'Name',
+						name: 'key',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. first_name',
+					},
+					{
+						displayName: 'Value',
+						name: 'value',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. Ana',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Customer Data (JSON)',
+		name: 'customerDataJson',
+		type: 'json',
+		default: '{\n  "first_name": "Ana",\n  "company": "Acme"\n}',
+		displayOptions: { show: { customerDataMode: ['json'] } },
+		description: 'A JSON object with the personalization data',
+	},
+	{
+		displayName: 'Aspect Ratio',
+		name: 'aspectRatio',
+		type: 'options',
+		default: '9:16',
+		options: [
+			{ name: '9:16 (Vertical)', value: '9:16' },
+			{ name: '16:9 (Landscape)', value: '16:9' },
+			{ name: '1:1 (Square)', value: '1:1' },
+		],
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'AI Key Points',
+				name: 'aiKeyPoints',
+				type: 'string',
+				typeOptions: { multipleValues: true },
+				default: [],
+				placeholder: 'e.g. 20% off this month',
+				description: 'Points the AI-generated message should make',
+			},
+			{
+				displayName: 'AI Tone',
+				name: 'aiTone',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. friendly',
+				description: 'Tone of the AI-generated message',
+			},
+			{
+				displayName: 'Project ID',
+				name: 'projectId',
+				type: 'string',
+				default: '',
+				description: 'Project to put the video in',
+			},
+		],
+	},
+	{
+		displayName: 'Wait for Completion',
+		name: 'waitForCompletion',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to wait until the video is published or failed and output the final video (with its URL). All items are waited for together.',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [...waitOptions, timeoutOption],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['video'], operation: ['create'] } }, properties);
+
+function readCustomerData(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	const mode = ctx.getNodeParameter('customerDataMode', itemIndex, 'keyValue') as string;
+	if (mode === 'json') {
+		const raw = ctx.getNodeParameter('customerDataJson', itemIndex, '{}') as unknown;
+		let parsed: unknown = raw;
+		if (typeof raw === 'string') {
+			try {
+				parsed = jsonParse(raw);
+			} catch (error) {
+				throw fieldError(
+					ctx,
+					itemIndex,
+					'Customer Data (JSON)',
+					`is not valid JSON (${(error as Error).message})`,
+					'Write an object such as {"first_name": "Ana"}, or switch Customer Data to Key-Value Pairs.',
+				);
+			}
+		}
+		if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+			throw fieldError(ctx, itemIndex, 'Customer Data (JSON)', 'must be a JSON object such as {"first_name": "Ana"}');
+		}
+		return parsed as IDataObject;
+	}
+	const pairs = (ctx.getNodeParameter('customerData.values', itemIndex, []) as IDataObject[]) ?? [];
+	const data: IDataObject = {};
+	pairs.forEach((pair, position) => {
+		const key = typeof pair.key === 'string' ? pair.key.trim() : '';
+		if (!key) {
+			throw fieldError(ctx, itemIndex, 'Customer Data Fields', `field ${position + 1} has no name`);
+		}
+		data[key] = pair.value as IDataObject[string];
+	});
+	return data;
+}
+
+function readAspectRatio(ctx: IExecuteFunctions, itemIndex: number): string {
+	const value = ctx.getNodeParameter('aspectRatio', itemIndex, '9:16') as unknown;
+	if (typeof value !== 'string' || !(ASPECT_RATIOS as readonly string[]).includes(value)) {
+		throw fieldError(ctx, itemIndex, 'Aspect Ratio', `must be one of ${ASPECT_RATIOS.join(', ')}, got ${JSON.stringify(value)}`);
+	}
+	return value;
+}
+
+function readAiMessaging(ctx: IExecuteFunctions, itemIndex: number, fields: IDataObject): IDataObject | undefined {
+	const tone = typeof fields.aiTone === 'string' ? fields.aiTone.trim() : '';
+	const rawPoints = fields.aiKeyPoints;
+	const points = rawPoints === undefined ? [] : Array.isArray(rawPoints) ? rawPoints : [rawPoints];
+	const keyPoints = points.map((point) => (typeof point === 'string' ? point.trim() : point)).filter((point) => point !== '');
+	if (keyPoints.some((point) => typeof point !== 'string')) {
+		throw fieldError(ctx, itemIndex, 'AI Key Points', 'each key point must be text');
+	}
+	if (!tone && keyPoints.length === 0) return undefined;
+	return { ...(tone ? { tone } : {}), ...(keyPoints.length ? { key_points: keyPoints } : {}) };
+}
+
+/** The created video, wherever the service put it (the create response is not in the spec). */
+export function createdVideo(body: IDataObject): IDataObject | undefined {
+	for (const candidate of [body, body.data, body.video]) {
+		if (candidate && typeof candidate === 'object' && !Array.isArray(candidate)) {
+			const video = candidate as IDataObject;
+			if (typeof video.id === 'string' || typeof video.id === 'number') return video;
+		}
+	}
+	return undefined;
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const title = requiredText(this, itemIndex, 'title', 'Title');
+	const criteria = readTemplateCriteria(this, itemIndex);
+	const customerData = readCustomerData(this, itemIndex);
+	const aspectRatio = readAspectRatio(this, itemIndex);
+	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const aiMessaging = readAiMessaging(this, itemIndex, fields);
+	const timeoutMs = readTimeoutMs(this, itemIndex);
+	readWaitSettings(this, itemIndex);
+	const templateId = await resolveTemplateId(this, itemIndex, criteria);
+
+	const body: IDataObject = {
+		title,
+		template_id: templateId,
+		customer_data: customerData,
+		aspect_ratio: aspectRatio,
+	};
+	if (aiMessaging) body.ai_messaging = aiMessaging;
+	const projectId = typeof fields.projectId === 'string' ? fields.projectId.trim() : '';
+	if (projectId) body.project_id = projectId;
+
+	const call = {
+		method: 'POST' as const,
+		path: '/videos',
+		body,
+		idempotent: false,
+		action: `create the video "${title}" from Template ${criteria.label}`,
+		permission: TEMPLATE_PERMISSION,
+		itemIndex,
+		timeoutMs,
+	};
+	const response = await callApi(this, call);
+	const { apiKey } = await getService(this);
+	const video = createdVideo(expectObject(this, response, call, [apiKey]));
+	if (!video) {
+		throw toNodeApiError(
+			this.getNode(),
+			{ kind: 'shape', detail: 'The answer holds no video with an id' },
+			{ ...call, secrets: [apiKey] },
+		);
+	}
+	return [{ json: video }];
+}
+
+export async function finish(this: IExecuteFunctions, results: ItemResult[]): Promise<void> {
+	await waitForCreatedVideos(this, results);
+}

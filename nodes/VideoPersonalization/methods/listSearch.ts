@@ -1,0 +1,62 @@
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+
+import { fetchRestPage } from '../transport/pagination';
+import { callGraphql } from '../transport/request';
+
+const TEMPLATE_SEARCH_QUERY = `query TemplateSearch($filter: VideoTemplateListFilterInput!) {
+  viewer { videoTemplates(filter: $filter) { items { id name templateType } page pages } }
+}`;
+
+const SEARCH_PAGE_SIZE = 50;
+
+function nextPage(token: string | undefined): number {
+	const page = Number(token);
+	return Number.isInteger(page) && page > 1 ? page : 1;
+}
+
+/** Templates for the Template picker, searched by name on the service. */
+export async function searchTemplates(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const page = nextPage(paginationToken);
+	const viewer = await callGraphql(this, {
+		query: TEMPLATE_SEARCH_QUERY,
+		variables: { filter: { ...(filter ? { search: filter } : {}), page, limit: SEARCH_PAGE_SIZE } },
+		action: 'list templates for the picker',
+		permission: 'Listing templates needs admin access: choose the template By ID or By Name instead.',
+	});
+	const list = (viewer.videoTemplates ?? {}) as IDataObject;
+	const items = Array.isArray(list.items) ? (list.items as IDataObject[]) : [];
+	const pages = typeof list.pages === 'number' ? list.pages : page;
+	return {
+		results: items.map((template) => ({
+			name: template.templateType ? `${String(template.name)} (${String(template.templateType)})` : String(template.name),
+			value: String(template.id),
+		})),
+		paginationToken: page < pages ? String(page + 1) : undefined,
+	};
+}
+
+/** Assets for the Asset picker; the list API has no name search, so names are matched here. */
+export async function searchAssets(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const page = nextPage(paginationToken);
+	const result = await fetchRestPage(this, { path: '/assets', action: 'list assets for the picker' }, page, 100);
+	const needle = (filter ?? '').trim().toLowerCase();
+	const matches = result.items.filter(
+		(asset) => !needle || String(asset.name ?? '').toLowerCase().includes(needle) || String(asset.id) === filter,
+	);
+	return {
+		results: matches.map((asset) => ({
+			name: `${String(asset.name)} (${String(asset.type)})`,
+			value: String(asset.id),
+			url: typeof asset.url === 'string' ? asset.url : undefined,
+		})),
+		paginationToken: result.nextPage !== null ? String(result.nextPage) : undefined,
+	};
+}

@@ -1,0 +1,71 @@
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+/** Where the node may send the API key, derived from the credential. */
+export interface ServiceConfig {
+	/** REST base, no trailing slash, ends in /v1. */
+	baseUrl: string;
+	/** Query-style endpoint. */
+	graphqlUrl: string;
+}
+
+export type ServiceConfigResult = { ok: true; config: ServiceConfig } | { ok: false; message: string };
+
+const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
+
+export function isLoopbackHost(hostname: string): boolean {
+	return LOOPBACK_HOSTS.has(hostname.toLowerCase()) || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+function parseHttpUrl(raw: string, label: string): { ok: true; url: URL } | { ok: false; message: string } {
+	let url: URL;
+	try {
+		url = new URL(raw);
+	} catch {
+		return { ok: false, message: `${label} "${raw}" is not a valid address. Example: https://api.example.com/v1` };
+	}
+	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+		return { ok: false, message: `${label} must start with https://` };
+	}
+	if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+		return {
+			ok: false,
+			message: `${label} must use https:// so the API key is never sent in clear across a network (http:// is accepted only for localhost)`,
+		};
+	}
+	if (url.username || url.password) {
+		return { ok: false, message: `${label} must not contain a user name or password` };
+	}
+	if (url.search || url.hash) {
+		return { ok: false, message: `${label} must not contain a query (?) or fragment (#)` };
+	}
+	return { ok: true, url };
+}
+
+function withoutTrailingSlashes(value: string): string {
+	return value.replace(/\/+$/, '');
+}
+
+/** Validates the credential's addresses; pure, so the rules are tested on their own. */
+export function parseServiceConfig(credentials: ICredentialDataDecryptedObject): ServiceConfigResult {
+	const rawBase = withoutTrailingSlashes(String(credentials.baseUrl ?? '').trim());
+	if (!rawBase) {
+		return { ok: false, message: 'Base URL is empty. Set it in the credential, for example https://api.example.com/v1' };
+	}
+	const base = parseHttpUrl(rawBase, 'Base URL');
+	if (!base.ok) return base;
+	if (!/\/v1$/.test(withoutTrailingSlashes(base.url.pathname))) {
+		return {
+			ok: false,
+			message: `Base URL must end in /v1 (the API version), for example ${base.url.origin}/v1`,
+		};
+	}
+	const baseUrl = withoutTrailingSlashes(base.url.href);
+
+	const rawGraphql = withoutTrailingSlashes(String(credentials.graphqlEndpoint ?? '').trim());
+	if (!rawGraphql) {
+		return { ok: true, config: { baseUrl, graphqlUrl: `${baseUrl}/graphql` } };
+	}
+	const graphql = parseHttpUrl(rawGraphql, 'GraphQL Endpoint');
+	if (!graphql.ok) return graphql;
+	return { ok: true, config: { baseUrl, graphqlUrl: withoutTrailingSlashes(graphql.url.href) } };
+}

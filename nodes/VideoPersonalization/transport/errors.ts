@@ -1,0 +1,340 @@
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+/** What went wrong with one call, before it becomes an error the user reads. */
+export type Failure =
+	| { kind: 'http'; status: number; headers: IDataObject; body: unknown }
+	| { kind: 'network'; code: string; detail: string }
+	| { kind: 'graphql'; errors: GraphqlErrorEntry[] }
+	| { kind: 'shape'; detail: string };
+
+export interface GraphqlErrorEntry {
+	message: string;
+	code?: string;
+	path?: string;
+}
+
+/** What the call was for, so the message can say it in the user's terms. */
+export interface CallContext {
+	/** e.g. 'get asset "ast_1"', 'list videos', 'create the video "Welcome Ana"' */
+	action: string;
+	/** Who may do this, from the spec's authorization table; shown on 403. */
+	permission?: string;
+	/** Values that must never appear in a message (the API key). */
+	secrets: string[];
+	/** How many times the call was retried before giving up. */
+	retries?: number;
+	/** True when a dropped connection may have left the call half-done (create). */
+	mayHaveCommitted?: boolean;
+	itemIndex?: number;
+}
+
+export interface DescribedFailure {
+	message: string;
+	description: string;
+	httpCode?: string;
+}
+
+const MAX_SERVER_TEXT = 300;
+
+export function redact(text: string, secrets: string[]): string {
+	let result = text;
+	for (const secret of secrets) {
+		if (secret.length >= 4) result = result.split(secret).join('***');
+	}
+	return result;
+}
+
+function clean(text: string, secrets: string[]): string {
+	const flat = redact(text, secrets).replace(/\s+/g, ' ').trim();
+	return flat.length > MAX_SERVER_TEXT ? `${flat.slice(0, MAX_SERVER_TEXT)}…` : flat;
+}
+
+function firstString(...candidates: unknown[]): string | undefined {
+	for (const candidate of candidates) {
+		if (typeof candidate === 'string' && candidate.trim()) return candidate;
+	}
+	return undefined;
+}
+
+function asObject(value: unknown): IDataObject | undefined {
+	return value !== null && typeof value === 'object' && !Array.isArray(value)
+		? (value as IDataObject)
+		: undefined;
+}
+
+/** The server's own words, whatever shape its error body has (the spec does not give one). */
+export function serverMessage(body: unknown): string | undefined {
+	if (typeof body === 'string') {
+		const text = body.trim();
+		if (!text) return undefined;
+		if (looksLikeHtml(text)) return htmlText(text);
+		return text;
+	}
+	const object = asObject(body);
+	if (!object) return undefined;
+	const error = asObject(object.error);
+	const errors = Array.isArray(object.errors) ? object.errors : [];
+	const firstError = asObject(errors[0]);
+	return firstString(
+		error?.message,
+		object.error,
+		object.message,
+		firstError?.message,
+		errors[0],
+		object.detail,
+		object.title,
+		object.error_description,
+		error?.detail,
+	);
+}
+
+export function looksLikeHtml(text: string): boolean {
+	return /^\s*(<!doctype html|<html|<head|<body|<h1|<title)/i.test(text);
+}
+
+function htmlText(html: string): string {
+	const title = /<title[^>]*>([^<]*)<\/title>/i.exec(html)?.[1];
+	const heading = /<h1[^>]*>([^<]*)<\/h1>/i.exec(html)?.[1];
+	return (title ?? heading ?? html.replace(/<[^>]*>/g, ' ')).trim();
+}
+
+function header(headers: IDataObject, name: string): string | undefined {
+	const value = headers[name] ?? headers[name.toLowerCase()];
+	if (Array.isArray(value)) return value.map(String).join(', ');
+	return value === undefined || value === null ? undefined : String(value);
+}
+
+function bodyKind(failure: { headers: IDataObject; body: unknown }): 'json' | 'html' | 'text' | 'empty' {
+	if (failure.body === undefined || failure.body === null || failure.body === '') return 'empty';
+	if (typeof failure.body === 'string') return looksLikeHtml(failure.body) ? 'html' : 'text';
+	const contentType = header(failure.headers, 'content-type') ?? '';
+	if (/html/i.test(contentType)) return 'html';
+	return 'json';
+}
+
+function retriedNote(context: CallContext): string {
+	return context.retries ? ` It was retried ${context.retries} time${context.retries === 1 ? '' : 's'}.` : '';
+}
+
+function describeHttp(
+	failure: Extract<Failure, { kind: 'http' }>,
+	context: CallContext,
+): DescribedFailure {
+	const { status } = failure;
+	const said = serverMessage(failure.body);
+	const server = said ? ` The service said: "${clean(said, context.secrets)}".` : '';
+	const kind = bodyKind(failure);
+	const httpCode = String(status);
+	const action = context.action;
+
+	if (status >= 300 && status < 400) {
+		const location = header(failure.headers, 'location') ?? '';
+		let target = 'another address';
+		try {
+			target = new URL(location).origin;
+		} catch {
+			// A relative or missing Location: say nothing more precise.
+		}
+		return {
+			httpCode,
+			message: `The service answered "${action}" with a redirect (${status}) to ${target}`,
+			description:
+				'The API key is never sent on to another address. Set the Base URL (and GraphQL Endpoint) in the credential to the final address of the service.',
+		};
+	}
+	switch (status) {
+		case 400:
+		case 422:
+			return {
+				httpCode,
+				message: `The service rejected the request to ${action} (${status})`,
+				description: `Check this item's fields against what the service accepts.${server}`,
+			};
+		case 401:
+			return {
+				httpCode,
+				message: 'The service rejected the API key (401)',
+				description: `Check the API Key of the Video Personalization API credential: it may be mistyped, revoked or expired. A new key comes from the developer dashboard of your account.${server}`,
+			};
+		case 402:
+			return {
+				httpCode,
+				message: `Not enough credits to ${action} (402)`,
+				description: `Credits come from your brand's share of the organisation pool; an organisation admin can move credits to your brand.${server}`,
+			};
+		case 403:
+			return {
+				httpCode,
+				message: `The API key may not ${action} (403)`,
+				description: `${context.permission ? `${context.permission} ` : ''}Use the key of a user with that role, or ask an administrator.${server}`,
+			};
+		case 404:
+			return {
+				httpCode,
+				message: `Not found: ${action} (404)`,
+				description: `Check the ID or name; the record may have been deleted. If every operation fails like this, check the Base URL in the credential.${server}`,
+			};
+		case 405:
+			return {
+				httpCode,
+				message: `The service does not allow this call: ${action} (405)`,
+				description: `Check the Base URL in the credential: it should be the service address ending in /v1.${server}`,
+			};
+		case 409:
+			return {
+				httpCode,
+				message: `The service refused to ${action} because of a conflict (409)`,
+				description: `The record changed or is in a state that does not allow this.${server}`,
+			};
+		case 413:
+			return {
+				httpCode,
+				message: `The file is too large for the service (413)`,
+				description: `Limits: images up to 10 MB, videos up to 200 MB, audio up to 50 MB.${server}`,
+			};
+		case 415:
+			return {
+				httpCode,
+				message: `The service does not accept this file format (415)`,
+				description: `Accepted: images JPG, PNG, SVG, WEBP; videos MP4, WEBM, MOV; audio MP3, WAV, AAC.${server}`,
+			};
+		case 429:
+			return {
+				httpCode,
+				message: `The service is rate limiting requests (429) and still was after the retries`,
+				description: `Run again later, send fewer items per run, or add a Wait node between batches.${retriedNote(context)}${server}`,
+			};
+		default:
+			break;
+	}
+	if (status >= 500) {
+		const page =
+			kind === 'html'
+				? ' It answered with an HTML page instead of JSON, which usually comes from a proxy or gateway in front of the service.'
+				: kind === 'text'
+					? ' It answered with plain text instead of JSON.'
+					: '';
+		return {
+			httpCode,
+			message: `The service failed to ${action} (${status})`,
+			description: `This is a problem on the service's side; try again later.${page}${retriedNote(context)}${server}`,
+		};
+	}
+	return {
+		httpCode,
+		message: `The service answered ${status} to ${action}`,
+		description: `Unexpected status.${server}`,
+	};
+}
+
+function describeNetwork(
+	failure: Extract<Failure, { kind: 'network' }>,
+	context: CallContext,
+): DescribedFailure {
+	const action = context.action;
+	const committed = context.mayHaveCommitted
+		? ' The request was sent, so the service may have carried it out: check with Get Many before running it again.'
+		: '';
+	const retried = retriedNote(context);
+	switch (failure.code) {
+		case 'ECONNREFUSED':
+			return {
+				message: `Could not connect to the service to ${action}: connection refused`,
+				description: `Check the Base URL in the credential and that the service is reachable.${retried}`,
+			};
+		case 'ENOTFOUND':
+		case 'EAI_AGAIN':
+			return {
+				message: `Could not find the service's host to ${action}`,
+				description: `Check the host name in the credential's Base URL.${retried}`,
+			};
+		case 'TIMEOUT':
+			return {
+				message: `The service did not answer in time to ${action}`,
+				description: `${failure.detail}. Try again later or raise the Timeout option.${committed}${retried}`,
+			};
+		case 'ECONNRESET':
+		case 'EPIPE':
+		case 'SOCKET_HANG_UP':
+			return {
+				message: `The connection to the service dropped while trying to ${action}`,
+				description: `The service closed the connection before answering.${committed}${retried}`,
+			};
+		default:
+			return {
+				message: `Could not reach the service to ${action}`,
+				description: `${clean(failure.detail, context.secrets)}${committed}${retried}`,
+			};
+	}
+}
+
+function describeGraphql(
+	failure: Extract<Failure, { kind: 'graphql' }>,
+	context: CallContext,
+): DescribedFailure {
+	const action = context.action;
+	const said = failure.errors.map((entry) => clean(entry.message, context.secrets)).join(' | ');
+	const codes = new Set(failure.errors.map((entry) => (entry.code ?? '').toUpperCase()));
+	const server = said ? ` The service said: "${said}".` : '';
+	if (codes.has('UNAUTHENTICATED')) {
+		return describeHttp({ kind: 'http', status: 401, headers: {}, body: said }, context);
+	}
+	if (codes.has('FORBIDDEN')) {
+		return describeHttp({ kind: 'http', status: 403, headers: {}, body: said }, context);
+	}
+	if (codes.has('NOT_FOUND')) {
+		return describeHttp({ kind: 'http', status: 404, headers: {}, body: said }, context);
+	}
+	const unknownField = failure.errors
+		.map((entry) => /Cannot query field "([^"]+)" on type "([^"]+)"/.exec(entry.message))
+		.find((match) => match !== null);
+	if (unknownField) {
+		return {
+			message: `The service does not know the field "${unknownField[1]}" of ${unknownField[2]}`,
+			description: `Deselect it under Options > Fields and run again.${server}`,
+		};
+	}
+	if (codes.has('BAD_USER_INPUT') || codes.has('GRAPHQL_VALIDATION_FAILED')) {
+		return {
+			message: `The service rejected the query to ${action}`,
+			description: `Check this item's fields.${server}`,
+		};
+	}
+	return {
+		message: `The service returned an error for ${action}`,
+		description: server.trim() || 'No details were given.',
+	};
+}
+
+export function describeFailure(failure: Failure, context: CallContext): DescribedFailure {
+	switch (failure.kind) {
+		case 'http':
+			return describeHttp(failure, context);
+		case 'network':
+			return describeNetwork(failure, context);
+		case 'graphql':
+			return describeGraphql(failure, context);
+		case 'shape':
+			return {
+				message: `The service's answer to ${context.action} was not what the API describes`,
+				description: clean(failure.detail, context.secrets),
+			};
+	}
+}
+
+/** The one place failures become NodeApiErrors; only our own sanitized text goes in. */
+export function toNodeApiError(node: INode, failure: Failure, context: CallContext): NodeApiError {
+	const described = describeFailure(failure, context);
+	const response: JsonObject = {
+		message: described.message,
+		description: described.description,
+		...(described.httpCode ? { httpCode: described.httpCode } : {}),
+	};
+	return new NodeApiError(node, response, {
+		message: described.message,
+		description: described.description,
+		httpCode: described.httpCode,
+		itemIndex: context.itemIndex,
+	});
+}

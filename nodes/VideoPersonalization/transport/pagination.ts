@@ -1,0 +1,252 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { toNodeApiError } from './errors';
+import { mapWithConcurrency } from './pool';
+import { type ApiContext, callApi, expectObject, getService, tryGraphql } from './request';
+
+/** Return All, or at most `limit` records. */
+export interface ListSelection {
+	returnAll: boolean;
+	limit: number;
+}
+
+export const REST_MAX_PAGE_SIZE = 100;
+/** The query-style maximum is not given: these are tried in turn when a size is refused. */
+export const GRAPHQL_PAGE_SIZES = [100, 50, 25, 10];
+/** Pages fetched at once once the total is known. */
+export const PAGE_CONCURRENCY = 4;
+
+export function firstPageSize(selection: ListSelection, maxPageSize: number): number {
+	return selection.returnAll ? maxPageSize : Math.min(maxPageSize, Math.max(1, Math.floor(selection.limit)));
+}
+
+/** Page numbers after the first that hold the records wanted. */
+export function remainingPages(total: number, pageSize: number, selection: ListSelection, pageCount?: number): number[] {
+	const wanted = selection.returnAll ? total : Math.min(selection.limit, total);
+	let pages = Math.ceil(wanted / Math.max(1, pageSize));
+	if (pageCount !== undefined) pages = Math.min(pages, pageCount);
+	return Array.from({ length: Math.max(0, pages - 1) }, (_, index) => index + 2);
+}
+
+/**
+ * The page size the server really uses, for the page numbers that follow: a server may cap a
+ * size silently (serving fewer items than asked while more remain) or say so in its `limit`.
+ */
+export function servedPageSize(asked: number, reportedLimit: number, served: number, total: number): number {
+	let size = Math.min(asked, reportedLimit);
+	if (served > 0 && served < size && served < total) size = served;
+	return Math.max(1, size);
+}
+
+/** Joins pages in order, drops records seen on an earlier page (offset lists shift), cuts to the limit. */
+export function mergePages(pages: IDataObject[][], selection: ListSelection): IDataObject[] {
+	const seen = new Set<string>();
+	const records: IDataObject[] = [];
+	for (const page of pages) {
+		for (const record of page) {
+			const id = record.id === undefined ? undefined : String(record.id);
+			if (id !== undefined) {
+				if (seen.has(id)) continue;
+				seen.add(id);
+			}
+			records.push(record);
+			if (!selection.returnAll && records.length >= selection.limit) return records;
+		}
+	}
+	return records;
+}
+
+export interface RestListRequest {
+	/** e.g. `/videos` */
+	path: string;
+	qs?: IDataObject;
+	action: string;
+	permission?: string;
+	itemIndex?: number;
+	timeoutMs?: number;
+}
+
+export interface RestPage {
+	items: IDataObject[];
+	total: number;
+	page: number;
+	limit: number;
+	nextPage: number | null;
+}
+
+function isCount(value: unknown): value is number {
+	return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
+/** One page of a REST list (spec 2.1), checked for the envelope's shape. */
+export async function fetchRestPage(
+	ctx: ApiContext,
+	request: RestListRequest,
+	page: number,
+	limit: number,
+): Promise<RestPage> {
+	const call = {
+		...request,
+		method: 'GET' as const,
+		qs: { ...(request.qs ?? {}), page, limit },
+		idempotent: true,
+	};
+	const response = await callApi(ctx, call);
+	const { apiKey } = await getService(ctx);
+	const body = expectObject(ctx, response, call, [apiKey]);
+	const pagination = body.pagination as IDataObject | undefined;
+	if (!Array.isArray(body.data) || !pagination || !isCount(pagination.total)) {
+		throw toNodeApiError(
+			ctx.getNode(),
+			{ kind: 'shape', detail: 'Expected { data: [...], pagination: { total, ... } }' },
+			{ ...call, secrets: [apiKey] },
+		);
+	}
+	const nextPage = pagination.next_page;
+	return {
+		items: body.data as IDataObject[],
+		total: pagination.total,
+		page: isCount(pagination.page) ? pagination.page : page,
+		limit: isCount(pagination.limit) && pagination.limit > 0 ? pagination.limit : limit,
+		nextPage: typeof nextPage === 'number' ? nextPage : null,
+	};
+}
+
+/**
+ * Get Many over a REST list: page 1 tells the total, the pages still needed are then
+ * fetched in parallel; if the list grew meanwhile, Return All follows next_page to the end.
+ */
+export async function restGetMany(
+	ctx: ApiContext,
+	request: RestListRequest,
+	selection: ListSelection,
+): Promise<IDataObject[]> {
+	const first = await fetchRestPage(ctx, request, 1, firstPageSize(selection, REST_MAX_PAGE_SIZE));
+	const pageSize = servedPageSize(firstPageSize(selection, REST_MAX_PAGE_SIZE), first.limit, first.items.length, first.total);
+	if (first.nextPage === null || (!selection.returnAll && first.items.length >= selection.limit)) {
+		return mergePages([first.items], selection);
+	}
+	const rest = await mapWithConcurrency(
+		remainingPages(first.total, pageSize, selection),
+		PAGE_CONCURRENCY,
+		async (page) => await fetchRestPage(ctx, request, page, pageSize),
+	);
+	const pages = [first, ...rest];
+	let last = pages[pages.length - 1];
+	while (selection.returnAll && last.nextPage !== null && last.items.length > 0 && last.nextPage > last.page) {
+		last = await fetchRestPage(ctx, request, last.nextPage, pageSize);
+		pages.push(last);
+	}
+	return mergePages(
+		pages.map((page) => page.items),
+		selection,
+	);
+}
+
+export interface GraphqlListRequest {
+	/** A constant query taking `$filter` and selecting `viewer.<field> { items ... total page limit pages }`. */
+	query: string;
+	field: string;
+	filter: IDataObject;
+	/** Other variables of the query (field selection switches). */
+	variables: IDataObject;
+	action: string;
+	permission?: string;
+	itemIndex?: number;
+	timeoutMs?: number;
+}
+
+interface GraphqlPage {
+	items: IDataObject[];
+	total: number;
+	limit: number;
+	pages: number;
+}
+
+// Page size a server accepted, remembered for the rest of the execution.
+const acceptedPageSize = new WeakMap<object, Map<string, number>>();
+
+function isLimitRefusal(messages: string[]): boolean {
+	return messages.some((message) => /limit|page size|too (many|large)|maximum/i.test(message));
+}
+
+async function fetchGraphqlPage(
+	ctx: ApiContext,
+	request: GraphqlListRequest,
+	page: number,
+	limit: number,
+): Promise<{ ok: true; page: GraphqlPage } | { ok: false; limitRefused: boolean; raise: () => Error }> {
+	const outcome = await tryGraphql(ctx, {
+		...request,
+		variables: { ...request.variables, filter: { ...request.filter, page, limit } },
+	});
+	if (!outcome.ok) {
+		return { ok: false, limitRefused: isLimitRefusal(outcome.errors.map((entry) => entry.message)), raise: outcome.raise };
+	}
+	const envelope = outcome.viewer[request.field] as IDataObject | null | undefined;
+	if (!envelope || !Array.isArray(envelope.items) || !isCount(envelope.total)) {
+		const { apiKey } = await getService(ctx);
+		throw toNodeApiError(
+			ctx.getNode(),
+			{ kind: 'shape', detail: `Expected viewer.${request.field} { items, total, page, limit, pages }` },
+			{ ...request, secrets: [apiKey] },
+		);
+	}
+	const servedLimit = isCount(envelope.limit) && envelope.limit > 0 ? envelope.limit : limit;
+	return {
+		ok: true,
+		page: {
+			items: envelope.items as IDataObject[],
+			total: envelope.total,
+			limit: servedLimit,
+			pages: isCount(envelope.pages) ? envelope.pages : Math.ceil(envelope.total / servedLimit),
+		},
+	};
+}
+
+/**
+ * Get Many over a query-style list (spec 2.2). The largest page size is unknown: a size the
+ * server refuses is retried smaller, and a server that serves fewer than asked sets the size.
+ */
+export async function graphqlGetMany(
+	ctx: ApiContext,
+	request: GraphqlListRequest,
+	selection: ListSelection,
+): Promise<IDataObject[]> {
+	let memo = acceptedPageSize.get(ctx);
+	if (!memo) {
+		memo = new Map();
+		acceptedPageSize.set(ctx, memo);
+	}
+	const wantedSize = firstPageSize(selection, GRAPHQL_PAGE_SIZES[0]);
+	const known = memo.get(request.field);
+	const sizes = [
+		...new Set([Math.min(wantedSize, known ?? wantedSize), ...GRAPHQL_PAGE_SIZES.filter((size) => size < Math.min(wantedSize, known ?? wantedSize))]),
+	];
+
+	let attempt = 0;
+	let result = await fetchGraphqlPage(ctx, request, 1, sizes[0]);
+	while (!result.ok) {
+		attempt++;
+		if (!result.limitRefused || attempt >= sizes.length) throw result.raise();
+		result = await fetchGraphqlPage(ctx, request, 1, sizes[attempt]);
+	}
+	const first = result.page;
+	const size = servedPageSize(sizes[attempt], first.limit, first.items.length, first.total);
+	memo.set(request.field, size);
+
+	if (!selection.returnAll && first.items.length >= selection.limit) return mergePages([first.items], selection);
+	const rest = await mapWithConcurrency(
+		remainingPages(first.total, size, selection, first.pages),
+		PAGE_CONCURRENCY,
+		async (page) => {
+			const result = await fetchGraphqlPage(ctx, request, page, size);
+			if (!result.ok) throw result.raise();
+			return result.page;
+		},
+	);
+	return mergePages(
+		[first, ...rest].map((page) => page.items),
+		selection,
+	);
+}

@@ -1,0 +1,89 @@
+/**
+ * The query-style API's documents. Every query is constant text: what the user types travels
+ * only in variables, and the Fields option switches fields on and off through `@include`.
+ */
+
+export interface SelectableField {
+	/** Field name in the API. */
+	name: string;
+	/** Selection set for object fields (spec: nested objects are selected with id and name). */
+	selection?: string;
+	displayName: string;
+}
+
+export const TEMPLATE_FIELDS: SelectableField[] = [
+	{ name: 'name', displayName: 'Name' },
+	{ name: 'description', displayName: 'Description' },
+	{ name: 'templateType', displayName: 'Template Type' },
+	{ name: 'aspectRatio', displayName: 'Aspect Ratio' },
+	{ name: 'duration', displayName: 'Duration' },
+	{ name: 'categories', selection: '{ id name }', displayName: 'Categories' },
+	{ name: 'tags', selection: '{ id name }', displayName: 'Tags' },
+	{ name: 'fields', selection: '{ id name }', displayName: 'Fields (Customizable)' },
+	{ name: 'brand', selection: '{ id name }', displayName: 'Brand' },
+	{ name: 'previewImage', displayName: 'Preview Image' },
+	{ name: 'previewVideo', displayName: 'Preview Video' },
+];
+
+export const USER_FIELDS: SelectableField[] = [
+	{ name: 'profile', selection: '{ firstName lastName email phone avatar }', displayName: 'Profile' },
+	{ name: 'brand', selection: '{ id name }', displayName: 'Brand' },
+	{ name: 'roles', displayName: 'Roles' },
+	{ name: 'team', selection: '{ id name }', displayName: 'Team' },
+	{ name: 'verified', displayName: 'Verified' },
+	{ name: 'currentStep', displayName: 'Current Step' },
+	{ name: 'enabled', displayName: 'Enabled' },
+	{ name: 'messagingCampaigns', selection: '{ id name }', displayName: 'Messaging Campaigns' },
+];
+
+export const ORGANISATION_FIELDS: SelectableField[] = [
+	{ name: 'name', displayName: 'Name' },
+	{ name: 'created', displayName: 'Created' },
+	{ name: 'updated', displayName: 'Updated' },
+	{ name: 'monthlyCredits', displayName: 'Monthly Credits' },
+	{ name: 'credits', displayName: 'Credits' },
+	{ name: 'userLimits', displayName: 'User Limits' },
+	{ name: 'brands', selection: '{ id name }', displayName: 'Brands' },
+];
+
+function switchName(field: SelectableField): string {
+	return `with_${field.name}`;
+}
+
+function switchDeclarations(fields: SelectableField[]): string {
+	return fields.map((field) => `$${switchName(field)}: Boolean = true`).join(', ');
+}
+
+function fragment(name: string, type: string, fields: SelectableField[]): string {
+	const lines = fields.map(
+		(field) => `  ${field.name}${field.selection ? ` ${field.selection}` : ''} @include(if: $${switchName(field)})`,
+	);
+	return `fragment ${name} on ${type} {\n  id\n${lines.join('\n')}\n}`;
+}
+
+function lookupQuery(operation: string, field: string, input: string, type: string, fields: SelectableField[]): string {
+	return `query ${operation}($criteria: ${input}!, ${switchDeclarations(fields)}) {
+  viewer { ${field}(criteria: $criteria) { ...${type}Fields } }
+}
+${fragment(`${type}Fields`, type, fields)}`;
+}
+
+function listQuery(operation: string, field: string, input: string, type: string, fields: SelectableField[]): string {
+	return `query ${operation}($filter: ${input}!, ${switchDeclarations(fields)}) {
+  viewer { ${field}(filter: $filter) { items { ...${type}Fields } total page limit pages } }
+}
+${fragment(`${type}Fields`, type, fields)}`;
+}
+
+export const TEMPLATE_QUERY = lookupQuery('VideoTemplate', 'videoTemplate', 'VideoTemplateLookupInput', 'VideoTemplate', TEMPLATE_FIELDS);
+export const TEMPLATES_QUERY = listQuery('VideoTemplates', 'videoTemplates', 'VideoTemplateListFilterInput', 'VideoTemplate', TEMPLATE_FIELDS);
+export const USER_QUERY = lookupQuery('FindUser', 'findUser', 'UserLookupInput', 'User', USER_FIELDS);
+export const USERS_QUERY = listQuery('Users', 'users', 'UserListFilterInput', 'User', USER_FIELDS);
+export const ORGANISATION_QUERY = lookupQuery('Organisation', 'organisation', 'OrganisationLookupInput', 'Organisation', ORGANISATION_FIELDS);
+export const ORGANISATIONS_QUERY = listQuery('Organisations', 'organisations', 'OrganisationListFilterInput', 'Organisation', ORGANISATION_FIELDS);
+
+/** Variables switching each field on or off; no selection means every field. */
+export function fieldSwitches(fields: SelectableField[], selected: string[] | undefined): Record<string, boolean> {
+	const wanted = selected && selected.length > 0 ? new Set(selected) : undefined;
+	return Object.fromEntries(fields.map((field) => [switchName(field), wanted ? wanted.has(field.name) : true]));
+}

@@ -1,0 +1,125 @@
+/** The spec's asset formats and size limits (section 2.4 and 8), checked before sending. */
+
+export type AssetType = 'image' | 'video' | 'audio';
+
+interface Format {
+	label: string;
+	mimeTypes: string[];
+	extensions: string[];
+}
+
+interface TypeRule {
+	maxBytes: number;
+	limitLabel: string;
+	formats: Format[];
+}
+
+const MIB = 1024 * 1024;
+
+export const ASSET_RULES: Record<AssetType, TypeRule> = {
+	image: {
+		maxBytes: 10 * MIB,
+		limitLabel: '10 MB',
+		formats: [
+			{ label: 'JPG', mimeTypes: ['image/jpeg', 'image/jpg', 'image/pjpeg'], extensions: ['jpg', 'jpeg'] },
+			{ label: 'PNG', mimeTypes: ['image/png'], extensions: ['png'] },
+			{ label: 'SVG', mimeTypes: ['image/svg+xml'], extensions: ['svg'] },
+			{ label: 'WEBP', mimeTypes: ['image/webp'], extensions: ['webp'] },
+		],
+	},
+	video: {
+		maxBytes: 200 * MIB,
+		limitLabel: '200 MB',
+		formats: [
+			{ label: 'MP4', mimeTypes: ['video/mp4'], extensions: ['mp4', 'm4v'] },
+			{ label: 'WEBM', mimeTypes: ['video/webm'], extensions: ['webm'] },
+			{ label: 'MOV', mimeTypes: ['video/quicktime'], extensions: ['mov', 'qt'] },
+		],
+	},
+	audio: {
+		maxBytes: 50 * MIB,
+		limitLabel: '50 MB',
+		formats: [
+			{ label: 'MP3', mimeTypes: ['audio/mpeg', 'audio/mp3', 'audio/mpeg3'], extensions: ['mp3'] },
+			{ label: 'WAV', mimeTypes: ['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave'], extensions: ['wav'] },
+			{ label: 'AAC', mimeTypes: ['audio/aac', 'audio/x-aac', 'audio/aacp'], extensions: ['aac'] },
+		],
+	},
+};
+
+export const ASSET_TYPES = Object.keys(ASSET_RULES) as AssetType[];
+
+export interface UploadFacts {
+	fileName: string;
+	mimeType: string;
+	size: number;
+	/** Set when the user chose the type instead of letting it be inferred. */
+	requestedType?: AssetType;
+}
+
+export type UploadCheck =
+	| { ok: true; type: AssetType; mimeType: string; format: string }
+	| { ok: false; field: 'Type' | 'File'; problem: string };
+
+function extensionOf(fileName: string): string {
+	const match = /\.([A-Za-z0-9]+)$/.exec(fileName);
+	return match ? match[1].toLowerCase() : '';
+}
+
+function accepted(type: AssetType): string {
+	return ASSET_RULES[type].formats.map((format) => format.label).join(', ');
+}
+
+export function formatMb(bytes: number): string {
+	return `${(bytes / MIB).toFixed(1)} MB`;
+}
+
+/** Which type and format a file is, judged by MIME type, then by extension. */
+export function identifyFormat(fileName: string, mimeType: string): { type: AssetType; format: Format } | undefined {
+	const mime = mimeType.toLowerCase().split(';')[0].trim();
+	const extension = extensionOf(fileName);
+	for (const byMime of [true, false]) {
+		for (const type of ASSET_TYPES) {
+			const format = ASSET_RULES[type].formats.find((candidate) =>
+				byMime ? candidate.mimeTypes.includes(mime) : candidate.extensions.includes(extension),
+			);
+			if (format) return { type, format };
+		}
+	}
+	return undefined;
+}
+
+export function checkUpload(facts: UploadFacts): UploadCheck {
+	const found = identifyFormat(facts.fileName, facts.mimeType);
+	const described = `"${facts.fileName}" (${facts.mimeType || 'no MIME type'})`;
+	if (!found) {
+		const target = facts.requestedType ? `Type ${facts.requestedType} accepts ${accepted(facts.requestedType)}` : ASSET_TYPES.map((type) => `${type}: ${accepted(type)}`).join('; ');
+		return { ok: false, field: 'File', problem: `${described} is not a format the service accepts (${target})` };
+	}
+	const type = facts.requestedType ?? found.type;
+	if (found.type !== type) {
+		return {
+			ok: false,
+			field: 'Type',
+			problem: `${described} is ${found.format.label}, which is not a ${type} format; ${type} accepts ${accepted(type)}`,
+		};
+	}
+	const rule = ASSET_RULES[type];
+	if (facts.size > rule.maxBytes) {
+		return {
+			ok: false,
+			field: 'File',
+			problem: `${described} is ${formatMb(facts.size)}; ${type} files may be at most ${rule.limitLabel}`,
+		};
+	}
+	if (facts.size === 0) {
+		return { ok: false, field: 'File', problem: `${described} is empty` };
+	}
+	const mime = facts.mimeType.toLowerCase().split(';')[0].trim();
+	return {
+		ok: true,
+		type,
+		format: found.format.label,
+		mimeType: found.format.mimeTypes.includes(mime) ? mime : found.format.mimeTypes[0],
+	};
+}

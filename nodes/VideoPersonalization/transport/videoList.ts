@@ -1,0 +1,52 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * Pure helpers about the video list. The spec gives no order for it, so the order is read
+ * off the data (created_at) and code that walks the list works for either direction.
+ */
+
+export type ListOrder = 'newest-first' | 'oldest-first' | 'unknown';
+
+export const FINAL_STATUSES = ['published', 'failed'] as const;
+export type FinalStatus = (typeof FINAL_STATUSES)[number];
+
+export function isFinalStatus(status: unknown): status is FinalStatus {
+	return status === 'published' || status === 'failed';
+}
+
+export function createdAtMs(video: IDataObject): number | undefined {
+	const value = video.created_at;
+	if (typeof value !== 'string') return undefined;
+	const ms = Date.parse(value);
+	return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** Direction of a page of the list, if its timestamps show one. */
+export function detectOrder(items: IDataObject[]): ListOrder {
+	const times = items.map(createdAtMs).filter((ms): ms is number => ms !== undefined);
+	let rising = false;
+	let falling = false;
+	for (let index = 1; index < times.length; index++) {
+		if (times[index] > times[index - 1]) rising = true;
+		if (times[index] < times[index - 1]) falling = true;
+	}
+	if (rising === falling) return 'unknown';
+	return rising ? 'oldest-first' : 'newest-first';
+}
+
+/** Page numbers from the newest end of the list towards the oldest. */
+export function pagesFromNewestEnd(order: ListOrder, total: number, pageSize: number): number[] {
+	const count = Math.max(1, Math.ceil(total / pageSize));
+	const pages = Array.from({ length: count }, (_, index) => index + 1);
+	return order === 'oldest-first' ? pages.reverse() : pages;
+}
+
+/** Oldest creation time on a page; used to stop walking once past the videos looked for. */
+export function oldestOnPage(items: IDataObject[]): number | undefined {
+	let oldest: number | undefined;
+	for (const item of items) {
+		const ms = createdAtMs(item);
+		if (ms !== undefined && (oldest === undefined || ms < oldest)) oldest = ms;
+	}
+	return oldest;
+}
