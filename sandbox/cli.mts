@@ -1,0 +1,132 @@
+// `npm run sandbox`: runs the sandbox until SIGINT/SIGTERM. Flags: see README "CLI" or --help.
+import { parseArgs } from 'node:util';
+import { startSandbox, type Sandbox } from './index.mts';
+import type { SandboxOptions } from './types.mts';
+
+const HELP = `Usage: npm run sandbox -- [flags]
+  --host <addr>              listen address (default 127.0.0.1)
+  --port <n>                 API port (default 5680; 0 = random)
+  --cdn-port <n>             CDN port (default 5681; 0 = random)
+  --seed <n>                 data seed (default 1)
+  --dataset default|large    ~250 videos/120 assets, or 100,000 videos/10,000 assets
+  --clock real|manual        real (default): time follows the wall clock
+  --queue-ms <n>             draft time of a new video (default 2000)
+  --render-min-ms <n>        shortest render (default 10000)
+  --render-max-ms <n>        longest render (default 30000)
+  --failure-share <0..1>     share of failed renders (default 0.1)
+  --list-order newest-first|oldest-first
+  --graphql-max-limit <n>    largest query-style page (default 100)
+  --graphql-over-limit cap|reject
+  --data-dir <path>          keep uploads here (default: a temp dir removed on exit)
+  --quiet                    print only the READY line`;
+
+function int(name: string, value: string | undefined): number | undefined {
+	if (value === undefined) return undefined;
+	const n = Number(value);
+	if (!Number.isFinite(n)) throw new Error(`--${name} needs a number, got ${value}`);
+	return n;
+}
+
+function options(argv: string[]): SandboxOptions | undefined {
+	const { values } = parseArgs({
+		args: argv,
+		options: {
+			host: { type: 'string' },
+			port: { type: 'string' },
+			'cdn-port': { type: 'string' },
+			seed: { type: 'string' },
+			dataset: { type: 'string' },
+			clock: { type: 'string' },
+			'queue-ms': { type: 'string' },
+			'render-min-ms': { type: 'string' },
+			'render-max-ms': { type: 'string' },
+			'failure-share': { type: 'string' },
+			'list-order': { type: 'string' },
+			'graphql-max-limit': { type: 'string' },
+			'graphql-over-limit': { type: 'string' },
+			'data-dir': { type: 'string' },
+			quiet: { type: 'boolean' },
+			help: { type: 'boolean', short: 'h' },
+		},
+	});
+	if (values.help) return undefined;
+	const oneOf = <T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T | undefined => {
+		if (value === undefined) return undefined;
+		if (!(allowed as readonly string[]).includes(value)) throw new Error(`--${name} must be one of ${allowed.join(', ')}`);
+		return value as T;
+	};
+	return {
+		host: values.host,
+		port: int('port', values.port) ?? 5680,
+		cdnPort: int('cdn-port', values['cdn-port']) ?? 5681,
+		seed: int('seed', values.seed),
+		dataset: oneOf('dataset', values.dataset, ['default', 'large'] as const),
+		clock: oneOf('clock', values.clock, ['real', 'manual'] as const) ?? 'real',
+		render: {
+			queueMs: int('queue-ms', values['queue-ms']),
+			minMs: int('render-min-ms', values['render-min-ms']),
+			maxMs: int('render-max-ms', values['render-max-ms']),
+			failureShare: int('failure-share', values['failure-share']),
+		},
+		listOrder: oneOf('list-order', values['list-order'], ['newest-first', 'oldest-first'] as const),
+		graphql: {
+			maxLimit: int('graphql-max-limit', values['graphql-max-limit']),
+			overLimit: oneOf('graphql-over-limit', values['graphql-over-limit'], ['cap', 'reject'] as const),
+		},
+		dataDir: values['data-dir'],
+		quiet: values.quiet,
+	};
+}
+
+/** Drops undefined values so defaults apply. */
+function defined<T extends object>(obj: T): T {
+	return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
+}
+
+async function main(): Promise<void> {
+	let opts: SandboxOptions | undefined;
+	try {
+		opts = options(process.argv.slice(2));
+	} catch (e) {
+		console.error(`${(e as Error).message}\n\n${HELP}`);
+		process.exit(2);
+	}
+	if (!opts) {
+		console.log(HELP);
+		return;
+	}
+	if (opts.render) opts.render = defined(opts.render);
+	if (opts.graphql) opts.graphql = defined(opts.graphql);
+	const started = Date.now();
+	const sandbox: Sandbox = await startSandbox(defined(opts));
+	const ready = { baseUrl: sandbox.baseUrl, graphqlUrl: sandbox.graphqlUrl, cdnUrl: sandbox.cdnUrl, controlUrl: sandbox.controlUrl, keys: sandbox.keys };
+	if (!opts.quiet) {
+		const width = Math.max(...Object.keys(sandbox.keys).map((k) => k.length));
+		console.log(
+			[
+				`Video Personalization sandbox (seed ${opts.seed ?? 1}, dataset ${opts.dataset ?? 'default'}, clock ${opts.clock}) ready in ${Date.now() - started} ms`,
+				`  API:      ${sandbox.baseUrl}`,
+				`  GraphQL:  ${sandbox.graphqlUrl}`,
+				`  CDN:      ${sandbox.cdnUrl}`,
+				`  Control:  ${sandbox.controlUrl}/info`,
+				'  Keys (Authorization: Bearer <key>):',
+				...Object.entries(sandbox.keys).map(([name, key]) => `    ${name.padEnd(width)}  ${key}`),
+				'  Ctrl-C to stop.',
+			].join('\n'),
+		);
+	}
+	console.log(`SANDBOX_READY ${JSON.stringify(ready)}`);
+	let stopping = false;
+	const stop = (signal: string) => {
+		if (stopping) return;
+		stopping = true;
+		void sandbox.close().then(() => {
+			if (!opts.quiet) console.log(`sandbox stopped (${signal})`);
+			process.exit(0);
+		});
+	};
+	process.on('SIGINT', () => stop('SIGINT'));
+	process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+void main();

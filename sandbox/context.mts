@@ -1,0 +1,23 @@
+// What the HTTP layers share.
+import type { GraphQLSchema } from 'graphql';
+import type { Clock } from './clock.mts';
+import type { FaultInjector } from './faults.mts';
+import type { RequestLog } from './log.mts';
+import type { Fixtures } from './media.mts';
+import type { Store } from './store.mts';
+
+export interface AppContext {
+	store: Store;
+	clock: Clock;
+	faults: FaultInjector;
+	requests: RequestLog;
+	fixtures: Fixtures;
+	/** Uploaded files live here. */
+	uploadDir: string;
+	schema: GraphQLSchema;
+	/** Set once the CDN listens. */
+	cdnUrl: string;
+	/** Set once the API listens. */
+	apiUrl: string;
+	log: (message: string) => void;
+}

@@ -1,0 +1,56 @@
+// The API server's request pipeline: control API, request log, faults, routing, serialization.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AppContext } from './context.mts';
+import { handleControl } from './control.mts';
+import { faultSkipsProcessing, sendFault, sendTruncated, wait } from './faults.mts';
+import { type ApiResponse, errorResponse, serialize } from './http.mts';
+import { routeApi } from './rest.mts';
+import type { RequestRecord } from './types.mts';
+
+let requestCounter = 0;
+
+export async function handleApi(app: AppContext, info: () => unknown, req: IncomingMessage, res: ServerResponse): Promise<void> {
+	const url = new URL(req.url ?? '/', 'http://api');
+	const path = url.pathname;
+	if (path === '/__sandbox' || path.startsWith('/__sandbox/')) return handleControl(app, info, req, res, url);
+
+	const method = (req.method ?? 'GET').toUpperCase();
+	const auth = req.headers.authorization;
+	const record: RequestRecord = {
+		server: 'api',
+		method,
+		path,
+		query: Object.fromEntries(url.searchParams),
+		status: 0,
+		hadAuthorization: auth !== undefined,
+		...(auth !== undefined ? { authorization: auth } : {}),
+		at: app.clock.now(),
+	};
+	app.requests.add(record);
+	const isGraphql = path === '/v1/graphql';
+	res.setHeader('X-Request-Id', `req_${(++requestCounter).toString(36).padStart(6, '0')}`);
+
+	const fault = app.faults.decide('api', method, path);
+	if (fault) record.fault = fault.kind;
+	if (fault && faultSkipsProcessing(fault.kind)) {
+		// Not processed: the body is discarded, nothing is committed.
+		req.resume();
+		record.status = sendFault(res, fault, isGraphql);
+		return;
+	}
+
+	let response: ApiResponse;
+	try {
+		response = await routeApi(app, req, url);
+	} catch (e) {
+		response = errorResponse(e, isGraphql);
+		if (response.status === 500) app.log(`500 on ${method} ${path}: ${(e as Error).stack ?? String(e)}`);
+	}
+	if (fault?.kind === 'slow') await wait(fault.delayMs);
+	record.status = response.status;
+	if (res.destroyed || res.writableEnded) return;
+	const s = serialize(response);
+	if (fault?.kind === 'reset-after-commit') return sendTruncated(res, s.status, s.headers, s.body);
+	res.writeHead(s.status, s.headers);
+	res.end(s.body);
+}

@@ -1,0 +1,133 @@
+// Public types of the sandbox (see README.md). Records are the store's own objects.
+
+export type Role = 'ROLE_USER' | 'ROLE_BRAND_ADMIN' | 'ROLE_ORG_ADMIN' | 'ROLE_ADMIN';
+export const ROLES: readonly Role[] = ['ROLE_USER', 'ROLE_BRAND_ADMIN', 'ROLE_ORG_ADMIN', 'ROLE_ADMIN'];
+
+export type VideoStatus = 'draft' | 'processing' | 'published' | 'failed';
+export const VIDEO_STATUSES: readonly VideoStatus[] = ['draft', 'processing', 'published', 'failed'];
+
+export type AssetType = 'image' | 'video' | 'audio';
+export const ASSET_TYPES: readonly AssetType[] = ['image', 'video', 'audio'];
+
+export type TemplateType = 'stock' | 'brand' | 'scene' | 'endcard';
+export const TEMPLATE_TYPES: readonly TemplateType[] = ['stock', 'brand', 'scene', 'endcard'];
+
+export type AspectRatio = '9:16' | '16:9' | '1:1';
+export const ASPECT_RATIOS: readonly AspectRatio[] = ['9:16', '16:9', '1:1'];
+
+export type ListOrder = 'newest-first' | 'oldest-first';
+
+export interface RenderOptions {
+	/** Time a new video stays in draft before rendering starts (ms). */
+	queueMs?: number;
+	/** Render time range (ms); each video gets a seeded value in [minMs, maxMs]. */
+	minMs?: number;
+	maxMs?: number;
+	/** Share of renders that fail, 0..1. */
+	failureShare?: number;
+}
+
+export interface GraphqlOptions {
+	/** Largest page size of query-style lists (not in the spec). Default 100. */
+	maxLimit?: number;
+	/** What a larger limit does: 'cap' answers with maxLimit items and reports limit = maxLimit;
+	 * 'reject' answers with a BAD_USER_INPUT error. Default 'cap'. */
+	overLimit?: 'cap' | 'reject';
+}
+
+export interface UploadLimits {
+	image?: number;
+	video?: number;
+	audio?: number;
+}
+
+export interface SandboxOptions {
+	host?: string;
+	port?: number;
+	cdnPort?: number;
+	seed?: number;
+	dataset?: 'default' | 'large' | { videos: number; assets: number };
+	clock?: 'manual' | 'real';
+	/** Start of the clock (ms since epoch). Default: a fixed instant for 'manual', wall time for 'real'. */
+	startTime?: number;
+	render?: RenderOptions;
+	listOrder?: ListOrder;
+	graphql?: GraphqlOptions;
+	/** Upload size limits in bytes (defaults: the spec's 10/200/50 MiB). For tests of the limit logic. */
+	uploadLimits?: UploadLimits;
+	dataDir?: string;
+	/** Folder of the media fixtures; default <cwd>/sandbox/media. */
+	mediaDir?: string;
+	extraKeys?: Array<{ key: string; role: Role }>;
+	/** Most request records kept in sandbox.requests.log (oldest dropped first). Default 200,000. */
+	requestLogLimit?: number;
+	quiet?: boolean;
+}
+
+export type FaultKind =
+	| '429'
+	| '500'
+	| '502'
+	| '503'
+	| 'slow'
+	| 'reset'
+	| 'reset-after-commit'
+	| 'text'
+	| 'html';
+export const FAULT_KINDS: readonly FaultKind[] = ['429', '500', '502', '503', 'slow', 'reset', 'reset-after-commit', 'text', 'html'];
+
+export interface FaultMatch {
+	/** HTTP method, case-insensitive. */
+	method?: string;
+	/** Exact path (no query string), a prefix when it ends in '*', or a RegExp tested against the path. */
+	path?: string | RegExp;
+	/** Which server; default 'api'. */
+	server?: 'api' | 'cdn';
+}
+
+export interface FaultParams {
+	/** Retry-After seconds for 429 (default 1) and, when given, for 503. */
+	retryAfter?: number;
+	/** Delay of a 'slow' response (ms, wall time). Default 1500. */
+	delayMs?: number;
+	/** Status of a 'text' or 'html' error body (default 500 for text, 502 for html). */
+	status?: number;
+}
+
+export interface RandomFaults extends FaultParams {
+	/** Probability 0..1 that a matching request gets a fault. */
+	rate: number;
+	kinds: FaultKind[];
+	/** Seed of the fault stream; default the sandbox seed. */
+	seed?: number;
+	match?: FaultMatch;
+}
+
+export interface ScriptedFault extends FaultParams {
+	kind: FaultKind;
+	match?: FaultMatch;
+	/** How many matching requests get this fault (default 1). */
+	times?: number;
+	/** Matching requests to let through before the fault starts (default 0). */
+	skip?: number;
+}
+
+export interface RequestRecord {
+	server: 'api' | 'cdn';
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	status: number;
+	hadAuthorization: boolean;
+	authorization?: string;
+	/** Sandbox clock time of the request. */
+	at: number;
+	/** The injected fault, if any. */
+	fault?: FaultKind;
+}
+
+export interface RequestMatch {
+	method?: string;
+	path?: string | RegExp;
+	server?: 'api' | 'cdn';
+}
