@@ -15,5 +15,6 @@ module.exports = {
 	testMatch: ['**/*.test.mts'],
 	moduleFileExtensions: ['mts', 'ts', 'js', 'mjs', 'cjs', 'json'],
 	transform: { '^.+\\.m?ts$': swc },
+	setupFiles: ['<rootDir>/test/harness/env.mts'],
 	testTimeout: 60000,
 };

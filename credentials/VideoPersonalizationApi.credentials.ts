@@ -9,9 +9,9 @@ import type {
 /**
  * Bearer API key for the Video Personalization Service (spec section 5).
  *
- * The credential test below only runs when the Base URL passes the same checks the nodes
- * apply before every call (ends in /v1; https unless the host is loopback), so the key is
- * never sent in clear across a network, not even by the test.
+ * The Base URL is checked where the user types it (notices), before every call the nodes
+ * make (transport/config.ts), and by the credential test, which only sends the key to an
+ * address that passes: ends in /v1, https unless the host is loopback.
  */
 export class VideoPersonalizationApi implements ICredentialType {
 	name = 'videoPersonalizationApi';
@@ -47,6 +47,25 @@ export class VideoPersonalizationApi implements ICredentialType {
 				'Address of the service, ending in /v1. Must use https, except for a service on this machine (localhost, 127.0.0.1, [::1]).',
 		},
 		{
+			displayName: 'The Base URL must end in /v1, for example https://api.example.com/v1',
+			name: 'baseUrlVersionNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: {
+				hide: { baseUrl: ['', { _cnd: { regex: '/v1/*\\s*$' } }] },
+			},
+		},
+		{
+			displayName:
+				'The Base URL must use https:// so the API key is never sent in clear across a network; http:// is accepted only for localhost',
+			name: 'baseUrlHttpsNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: {
+				show: { baseUrl: [{ _cnd: { regex: '^\\s*http://(?!(localhost|127\\.\\d+\\.\\d+\\.\\d+|\\[::1\\])([:/]|$))' } }] },
+			},
+		},
+		{
 			displayName: 'GraphQL Endpoint',
 			name: 'graphqlEndpoint',
 			type: 'string',
@@ -69,8 +88,10 @@ export class VideoPersonalizationApi implements ICredentialType {
 	// One cheap authenticated call: the first video of the first page.
 	test: ICredentialTestRequest = {
 		request: {
+			// Only a Base URL that passes the checks gets the key; anything else becomes an address
+			// that fails before connecting (the notices above say what is wrong).
 			baseURL:
-				'={{ (() => { const url = String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, ""); const parsed = (() => { try { return new URL(url); } catch (e) { return null; } })(); if (!parsed) { throw new Error("Base URL is not a valid address. Example: https://api.example.com/v1"); } if (!/\\/v1$/.test(parsed.pathname.replace(/\\/+$/, ""))) { throw new Error("Base URL must end in /v1, for example https://api.example.com/v1"); } const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(parsed.hostname) || /^127\\./.test(parsed.hostname); if (parsed.protocol !== "https:" && !(parsed.protocol === "http:" && loopback)) { throw new Error("Base URL must use https:// so the API key is never sent in clear (http:// is accepted only for localhost)"); } return url; })() }}',
+				'={{ /^(https:\\/\\/[^\\/?#@\\s]+|http:\\/\\/(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?)(\\/[^?#\\s]*)?\\/v1\\/*$/i.test(String($credentials.baseUrl ?? "").trim()) ? String($credentials.baseUrl).trim().replace(/\\/+$/, "") : "invalid-base-url" }}',
 			url: '/videos',
 			qs: { limit: 1 },
 			disableFollowRedirect: true,
