@@ -1,10 +1,10 @@
 // POST /v1/assets: multipart/form-data streamed to disk with busboy. The file never sits in memory
 // (only its first 64 KiB, for metadata); a size limit is enforced while the bytes arrive.
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Transform } from 'node:stream';
+import { finished, type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { type ApiResponse, type ErrorDetail, HttpError } from './http.mts';
@@ -21,10 +21,14 @@ const DRAIN_GRACE_MS = 30_000;
 
 interface FilePart {
 	path: string;
+	source: Readable;
+	counter: Transform;
+	out: WriteStream;
 	format: FileFormat;
-	size: number;
+	/** Bytes received so far. */
+	size: () => number;
+	/** The first bytes (up to 64 KiB), for metadata. */
 	head: Buffer[];
-	headLength: number;
 	done: Promise<void>;
 }
 
@@ -51,7 +55,6 @@ export function handleUpload({ app, req, user }: RouteContext): Promise<ApiRespo
 		const tags: string[] = [];
 		let tagsError: string | undefined;
 		let file: FilePart | undefined;
-		const streams: Array<{ destroy(): void }> = [];
 
 		let bb: busboy.Busboy;
 		try {
@@ -62,21 +65,25 @@ export function handleUpload({ app, req, user }: RouteContext): Promise<ApiRespo
 			return;
 		}
 
-		/** Answers at once, stops parsing, removes the partial file; whatever the client still sends is discarded. */
+		/** Stops parsing at once, removes the partial file, then answers; whatever the client still sends
+		 * is discarded (never stored), and a client that keeps sending is cut off after a grace period. */
 		const fail = (error: HttpError) => {
 			if (settled) return;
 			settled = true;
 			req.unpipe(bb);
 			req.resume();
-			streams.forEach((s) => s.destroy());
-			if (file) void rm(file.path, { force: true });
 			if (!req.complete) {
 				const timer = setTimeout(() => req.socket.destroy(), DRAIN_GRACE_MS);
 				timer.unref();
 				req.once('end', () => clearTimeout(timer));
 				req.once('close', () => clearTimeout(timer));
 			}
-			reject(error);
+			const partial = file;
+			if (!partial) return reject(error);
+			void Promise.all([closed(partial.source), closed(partial.counter), closed(partial.out)])
+				.then(() => rm(partial.path, { force: true }))
+				.then(() => reject(error), () => reject(error));
+			for (const s of [partial.source, partial.counter, partial.out]) s.destroy();
 		};
 
 		const mismatch = (format: FileFormat, declared: AssetType) =>
@@ -123,29 +130,33 @@ export function handleUpload({ app, req, user }: RouteContext): Promise<ApiRespo
 				return fail(mismatch(format, type));
 			}
 			const limit = store.uploadLimits[format.type];
-			const part: FilePart = {
-				path: join(app.uploadDir, `${randomUUID()}.${format.ext}`),
-				format,
-				size: 0,
-				head: [],
-				headLength: 0,
-				done: Promise.resolve(),
-			};
-			file = part;
+			const path = join(app.uploadDir, `${randomUUID()}.${format.ext}`);
+			const head: Buffer[] = [];
+			let size = 0;
+			let headLength = 0;
 			const counter = new Transform({
 				transform(chunk: Buffer, _encoding, callback) {
-					part.size += chunk.length;
-					if (part.size > limit) return callback(new HttpError(413, 'payload_too_large', formatLimitMessage(format.type, limit)));
-					if (part.headLength < HEAD_BYTES) {
-						part.head.push(chunk.subarray(0, HEAD_BYTES - part.headLength));
-						part.headLength += Math.min(chunk.length, HEAD_BYTES - part.headLength);
+					size += chunk.length;
+					if (size > limit) return callback(new HttpError(413, 'payload_too_large', formatLimitMessage(format.type, limit)));
+					if (headLength < HEAD_BYTES) {
+						head.push(chunk.subarray(0, HEAD_BYTES - headLength));
+						headLength += Math.min(chunk.length, HEAD_BYTES - headLength);
 					}
 					callback(null, chunk);
 				},
 			});
-			const out = createWriteStream(part.path);
-			streams.push(counter, out, stream);
-			part.done = pipeline(stream, counter, out).catch((e: unknown) => {
+			const part: FilePart = {
+				path,
+				source: stream,
+				counter,
+				out: createWriteStream(path),
+				format,
+				size: () => size,
+				head,
+				done: Promise.resolve(),
+			};
+			file = part;
+			part.done = pipeline(stream, part.counter, part.out).catch((e: unknown) => {
 				fail(e instanceof HttpError ? e : new HttpError(400, 'bad_request', `Upload interrupted: ${(e as Error).message}`));
 			});
 		});
@@ -171,14 +182,14 @@ export function handleUpload({ app, req, user }: RouteContext): Promise<ApiRespo
 				if (type !== file.format.type) return fail(mismatch(file.format, type));
 				settled = true;
 				const now = store.now();
-				const meta = sniffMeta(file.format, Buffer.concat(file.head), file.size);
+				const meta = sniffMeta(file.format, Buffer.concat(file.head), file.size());
 				const asset = store.addAsset({
 					brandId: user.brandId,
 					name: name.trim(),
 					type,
 					contentType: file.format.mime,
 					ext: file.format.ext,
-					size: file.size,
+					size: file.size(),
 					...meta,
 					tags: [...new Set(tags.map((t) => t.trim()).filter((t) => t !== ''))],
 					createdAt: now,
@@ -194,6 +205,12 @@ export function handleUpload({ app, req, user }: RouteContext): Promise<ApiRespo
 
 		req.pipe(bb);
 	});
+}
+
+/** Resolves once a stream is closed (or was already), whatever its outcome. */
+function closed(stream: Readable | Transform | WriteStream): Promise<void> {
+	if (stream.closed || stream.destroyed) return Promise.resolve();
+	return new Promise((resolve) => finished(stream, () => resolve()));
 }
 
 function formatsOf(type: AssetType): string {
