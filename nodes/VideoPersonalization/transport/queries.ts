@@ -56,7 +56,7 @@ function switchDeclarations(fields: SelectableField[]): string {
 
 function fragment(name: string, type: string, fields: SelectableField[]): string {
 	const lines = fields.map(
-		(field) => `  ${field.name}${field.selection ? ` ${field.selection}` : ''} @include(if: $${switchName(field)})`,
+		(field) => `  ${field.name} @include(if: $${switchName(field)})${field.selection ? ` ${field.selection}` : ''}`,
 	);
 	return `fragment ${name} on ${type} {\n  id\n${lines.join('\n')}\n}`;
 }

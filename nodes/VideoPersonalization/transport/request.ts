@@ -39,6 +39,7 @@ export interface ApiCall extends Omit<CallContext, 'secrets' | 'retries'> {
 	timeoutMs?: number;
 	/** Sends to the GraphQL endpoint instead of the Base URL (path is then ignored). */
 	graphql?: boolean;
+	accept?: (status: number, body: unknown) => boolean;
 }
 
 export interface ApiResponse {
@@ -129,7 +130,11 @@ export type SendAttempt = () => Promise<IN8nHttpFullResponse>;
  */
 export async function sendWithRetries(
 	ctx: ApiContext,
-	call: Omit<CallContext, 'retries' | 'mayHaveCommitted'> & { idempotent: boolean },
+	call: Omit<CallContext, 'retries' | 'mayHaveCommitted'> & {
+		idempotent: boolean;
+		/** An answer outside 2xx that the caller reads itself (GraphQL errors sent with a 400). */
+		accept?: (status: number, body: unknown) => boolean;
+	},
 	send: SendAttempt,
 	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
 ): Promise<ApiResponse> {
@@ -140,7 +145,9 @@ export async function sendWithRetries(
 			const response = await send();
 			const status = response.statusCode;
 			const headers = (response.headers ?? {}) as IDataObject;
-			if (status >= 200 && status < 300) return { status, headers, body: response.body };
+			if ((status >= 200 && status < 300) || call.accept?.(status, response.body)) {
+				return { status, headers, body: response.body };
+			}
 			discardStream(response.body);
 			failure = { kind: 'http', status, headers, body: isStream(response.body) ? undefined : response.body };
 			retryAfter = headers['retry-after'] === undefined ? undefined : String(headers['retry-after']);
@@ -248,6 +255,12 @@ export async function tryGraphql(ctx: ApiContext, call: GraphqlCall): Promise<Gr
 		graphql: true,
 		idempotent: true,
 		body: { query: call.query, variables: call.variables },
+		// Many GraphQL servers answer a query they reject with 400 or 422 and an `errors` list.
+		accept: (status, body) =>
+			(status === 400 || status === 422) &&
+			body !== null &&
+			typeof body === 'object' &&
+			Array.isArray((body as IDataObject).errors),
 	};
 	const response = await callApi(ctx, apiCall);
 	const { apiKey } = await getService(ctx);
