@@ -4,6 +4,7 @@ import {
 	execute,
 	GraphQLError,
 	GraphQLScalarType,
+	getOperationAST,
 	Kind,
 	parse,
 	validate,
@@ -390,6 +391,10 @@ export async function handleGraphql({ app, req, user }: RouteContext): Promise<A
 	}
 	const validationErrors = validate(app.schema, document);
 	if (validationErrors.length) return badRequest('graphql_validation_failed', validationErrors);
+	const operation = getOperationAST(document, operationName ?? undefined);
+	if (operation && operation.operation !== 'query') {
+		return badRequest('graphql_validation_failed', [new GraphQLError(`Only queries are supported, not ${operation.operation}s`, { nodes: operation })]);
+	}
 	const result = (await execute({
 		schema: app.schema,
 		document,
