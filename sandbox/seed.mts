@@ -263,7 +263,6 @@ export function seedStore(store: Store, dataset: DatasetSize, fixtures: Fixtures
 		}
 		generatedAssets.set(brandId, list);
 	}
-	store.sortAssets();
 
 	// ---- templates
 	const fields = (type: TemplateType, withMedia: boolean): TemplateFieldRecord[] => {

@@ -549,15 +549,8 @@ export class Store {
 		this.assets.set(record.id, record);
 		const list = this.assetsByBrand.get(record.brandId);
 		if (!list) throw new Error(`unknown brand ${record.brandId}`);
-		const last = list[list.length - 1];
-		list.push(record);
-		if (last && compareByCreation(last, record) > 0) list.sort(compareByCreation);
+		list.splice(insertionIndex(list, record), 0, record);
 		return record;
-	}
-
-	/** Sorts every brand's asset list; for bulk seeding, which adds out of order. */
-	sortAssets(): void {
-		for (const list of this.assetsByBrand.values()) list.sort(compareByCreation);
 	}
 
 	updateAsset(id: string, changes: { name?: string; tags?: string[] }): AssetRecord {
@@ -637,6 +630,18 @@ export function resolveRender(render: RenderOptions = {}): ResolvedRender {
 
 function compareByCreation(a: { createdAt: number; seq: number }, b: { createdAt: number; seq: number }): number {
 	return a.createdAt - b.createdAt || a.seq - b.seq;
+}
+
+/** Where `item` goes in a list sorted by (createdAt, seq). */
+function insertionIndex<T extends { createdAt: number; seq: number }>(sorted: readonly T[], item: T): number {
+	let lo = 0;
+	let hi = sorted.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >>> 1;
+		if (compareByCreation(sorted[mid], item) <= 0) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
 }
 
 /** Number of items (sorted by createdAt) with createdAt <= t. */
