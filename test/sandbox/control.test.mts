@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const control = <T = Json>(method: string, path: string, body?: unknown) =>
+const control = <T = Json,>(method: string, path: string, body?: unknown) =>
 	http<T>(`${sb.controlUrl}${path}`, {
 		method,
 		headers: body === undefined ? {} : { 'content-type': 'application/json' },
