@@ -104,7 +104,8 @@ export function networkFailure(error: unknown): Failure | undefined {
 	const known = ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'];
 	const code = codes.find((candidate) => known.includes(candidate));
 	if (code) return { kind: 'network', code, detail: text };
-	if (/socket hang up/i.test(text)) return { kind: 'network', code: 'SOCKET_HANG_UP', detail: text };
+	// A reset after the answer began arrives as "stream has been aborted" (axios ERR_BAD_RESPONSE).
+	if (/socket hang up|stream has been aborted|aborted/i.test(text)) return { kind: 'network', code: 'ECONNRESET', detail: text };
 	return undefined;
 }
 

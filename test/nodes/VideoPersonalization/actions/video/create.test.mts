@@ -1,0 +1,157 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { runNode } from '../../../../harness/engine.mts';
+import { credentialsFor, useSandbox } from '../../../../harness/fixtures.mts';
+
+const sandbox = useSandbox();
+
+function byId(value: string) {
+	return { __rl: true, mode: 'id', value };
+}
+
+async function create(parameters: IDataObject, options: { key?: string; items?: IDataObject[]; continueOnFail?: boolean } = {}) {
+	const s = sandbox();
+	s.requests.clear();
+	const result = await runNode({
+		parameters: {
+			resource: 'video',
+			operation: 'create',
+			title: 'Welcome, Ana!',
+			template: byId(s.known.stockTemplateId),
+			customerDataMode: 'keyValue',
+			customerData: { values: [{ key: 'first_name', value: 'Ana' }] },
+			...parameters,
+		},
+		credentials: credentialsFor(s, options.key),
+		items: options.items?.map((json) => ({ json })),
+		continueOnFail: options.continueOnFail,
+	});
+	const posts = s.requests.log.filter((request) => request.method === 'POST' && request.path === '/v1/videos');
+	return { ...result, posts };
+}
+
+describe('Video > Create', () => {
+	it('creates a video from key-value customer data and outputs it', async () => {
+		const { items, error, posts } = await create({
+			aspectRatio: '16:9',
+			additionalFields: { aiTone: 'friendly', aiKeyPoints: ['20% off', 'free shipping'], projectId: 'prj_spring' },
+		});
+		expect(error).toBeUndefined();
+		expect(posts).toHaveLength(1);
+		expect(items).toHaveLength(1);
+		const video = sandbox().store.getVideo(String(items[0].json.id));
+		expect(video?.title).toBe('Welcome, Ana!');
+		expect(video?.customerData).toEqual({ first_name: 'Ana' });
+		expect(video?.aiMessaging).toEqual({ tone: 'friendly', key_points: ['20% off', 'free shipping'] });
+		expect(video?.aspectRatio).toBe('16:9');
+		expect(items[0].json).toMatchObject({ id: video?.id, title: 'Welcome, Ana!', url: null });
+	});
+
+	it('takes customer data as a JSON object, and each item gets its own video', async () => {
+		const { items, error } = await create(
+			{ customerDataMode: 'json', customerDataJson: '={{ JSON.stringify({ first_name: $json.name, plan: { tier: "gold" } }) }}', title: '={{ "Hi " + $json.name }}' },
+			{ items: [{ name: 'Ana' }, { name: 'Ben' }, { name: 'Chloé' }] },
+		);
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		const videos = items.map((item) => sandbox().store.getVideo(String(item.json.id)));
+		expect(videos.map((video) => video?.customerData)).toEqual([
+			{ first_name: 'Ana', plan: { tier: 'gold' } },
+			{ first_name: 'Ben', plan: { tier: 'gold' } },
+			{ first_name: 'Chloé', plan: { tier: 'gold' } },
+		]);
+		expect(videos.map((video) => video?.title)).toEqual(['Hi Ana', 'Hi Ben', 'Hi Chloé']);
+		expect(videos.map((video) => video?.aspectRatio)).toEqual(['9:16', '9:16', '9:16']);
+	});
+
+	it('finds the template by name through the query-style API, once for all items', async () => {
+		const s = sandbox();
+		const { items, error } = await create(
+			{ template: { __rl: true, mode: 'name', value: s.known.stockTemplateName } },
+			{ items: [{}, {}, {}] },
+		);
+		expect(error).toBeUndefined();
+		expect(items.map((item) => s.store.getVideo(String(item.json.id))?.templateId)).toEqual([
+			s.known.stockTemplateId,
+			s.known.stockTemplateId,
+			s.known.stockTemplateId,
+		]);
+		expect(s.requests.count({ path: '/v1/graphql' })).toBe(1);
+	});
+
+	it.each([
+		['invalid JSON', { customerDataMode: 'json', customerDataJson: '{"first_name": "Ana",}' }, /Customer Data \(JSON\): is not valid JSON/],
+		['a JSON array', { customerDataMode: 'json', customerDataJson: '[1, 2]' }, /Customer Data \(JSON\): must be a JSON object/],
+		['an unknown aspect ratio', { aspectRatio: '4:3' }, /Aspect Ratio: must be one of 9:16, 16:9, 1:1, got "4:3"/],
+		['a title that evaluates to nothing', { title: '={{ $json.missing ?? "" }}' }, /Title: is empty/],
+		['a template that evaluates to nothing', { template: { __rl: true, mode: 'id', value: '={{ "" }}' } }, /Template: no template chosen/],
+		['a nameless customer data field', { customerData: { values: [{ key: ' ', value: 'x' }] } }, /Customer Data Fields: field 1 has no name/],
+	])('refuses %s before calling the service, naming the field and the item', async (_case, parameters, message) => {
+		const { error, posts } = await create(parameters);
+		expect(error?.message).toMatch(message);
+		expect(error?.message).toMatch(/\[item 0\]$/);
+		expect(posts).toHaveLength(0);
+	});
+
+	it('says which template was not found or not allowed', async () => {
+		const s = sandbox();
+		const missing = await create({ template: byId('tpl_does_not_exist') });
+		expect(missing.error?.message).toMatch(/Not found: create the video "Welcome, Ana!" from Template ID "tpl_does_not_exist" \(404\)/);
+		const byName = await create({ template: { __rl: true, mode: 'name', value: 'No Such Template' } });
+		// The service may answer a lookup that matches nothing with null or with a NOT_FOUND error.
+		expect(byName.error?.message).toMatch(/Template name "No Such Template"|no template has the name "No Such Template"/);
+		expect(byName.posts).toHaveLength(0);
+		const forbidden = await create({ template: byId(s.known.otherBrandTemplateId) });
+		expect(forbidden.error?.message).toMatch(/may not create the video .* \(403\)/);
+		expect(forbidden.error?.description).toMatch(/brand templates to users of that brand/);
+	});
+
+	it('reports missing credits', async () => {
+		const { error } = await create({}, { key: sandbox().keys.noCredits });
+		expect(error?.message).toMatch(/Not enough credits to create the video "Welcome, Ana!" .*\(402\)/);
+	});
+
+	it('retries a 429 (the service did not act on it) and creates the video once', async () => {
+		const s = sandbox();
+		const before = s.store.listVideos().length;
+		s.faults.script([{ kind: '429', retryAfter: 0, times: 2, match: { method: 'POST', path: '/v1/videos' } }]);
+		const { items, error, posts } = await create({});
+		expect(error).toBeUndefined();
+		expect(posts.map((post) => post.status)).toEqual([429, 429, 201]);
+		expect(items).toHaveLength(1);
+		expect(s.store.listVideos().length).toBe(before + 1);
+	});
+
+	it.each(['500', '502', '503', 'reset'] as const)('does not resend a create after %s (it may have been processed)', async (kind) => {
+		const s = sandbox();
+		s.faults.script([{ kind, times: 1, match: { method: 'POST', path: '/v1/videos' } }]);
+		const { error, posts } = await create({});
+		expect(posts).toHaveLength(1);
+		expect(error).toBeDefined();
+		s.faults.clear();
+	});
+
+	it('warns that a create may have happened when the connection drops after the service processed it', async () => {
+		const s = sandbox();
+		const before = s.store.listVideos().length;
+		s.faults.script([{ kind: 'reset-after-commit', times: 1, match: { method: 'POST', path: '/v1/videos' } }]);
+		const { error, posts } = await create({});
+		expect(posts).toHaveLength(1);
+		expect(s.store.listVideos().length).toBe(before + 1);
+		expect(error?.message).toMatch(/connection to the service dropped while trying to create the video/);
+		expect(error?.description).toMatch(/may have carried it out: check with Get Many before running it again/);
+	});
+
+	it('with Continue On Fail, outputs an error item in place of each failed item and goes on', async () => {
+		const { items, error } = await create(
+			{ customerDataMode: 'json', customerDataJson: '={{ $json.data }}' },
+			{ items: [{ data: '{"a": 1}' }, { data: 'not json' }, { data: '{"b": 2}' }], continueOnFail: true },
+		);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(3);
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(items[0].json.id).toEqual(expect.any(String));
+		expect(items[1].json.error).toMatch(/Customer Data \(JSON\): is not valid JSON .*\[item 1\]/);
+		expect(items[2].json.id).toEqual(expect.any(String));
+	});
+});
