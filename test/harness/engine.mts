@@ -70,11 +70,9 @@ function captureLogger(): void {
 	// Its methods are read-only: shadow them on an object that inherits the rest.
 	const capturing = Object.create(logger) as Record<string, unknown>;
 	for (const level of ['error', 'warn', 'info', 'debug']) {
-		const original = (logger as Record<string, unknown>)[level] as (message: string, meta?: object) => void;
 		Object.defineProperty(capturing, level, {
 			value: (message: string, meta?: object) => {
 				capturedLogs.push(`${level}: ${message} ${meta ? safeJson(meta) : ''}`);
-				if (level === 'error') original.call(logger, message, meta);
 			},
 		});
 	}
@@ -294,6 +292,7 @@ export async function binaryItem(
 	property = 'data',
 	json: IDataObject = {},
 ): Promise<INodeExecutionData> {
+	await engine(); // the binary store is in filesystem mode from here on
 	const binary = await prepareBinaryData(content, 'harness-exec', 'harness-wf', fileName, mimeType);
 	return { json, binary: { [property]: binary } };
 }

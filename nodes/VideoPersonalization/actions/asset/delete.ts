@@ -46,10 +46,16 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		if (videos + templates > 0) {
 			throw new NodeOperationError(
 				this.getNode(),
-				`Asset "${assetId}" is still used by ${plural(videos, 'video')} and ${plural(templates, 'template')}; it was not deleted`,
+				`Asset "${assetId}" is still used by ${[
+					videos > 0 ? plural(videos, 'video') : '',
+					templates > 0 ? plural(templates, 'template') : '',
+				]
+					.filter(Boolean)
+					.join(' and ')}; it was not deleted`,
 				{
 					itemIndex,
-					description: 'Deleting it could make those videos render incorrectly. Turn off Safe Delete to delete it anyway.',
+					description:
+						'Deleting it could make what uses it render incorrectly. Turn off Safe Delete to delete it anyway.',
 				},
 			);
 		}
