@@ -5,7 +5,7 @@ import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from './context.mts';
 import { faultSkipsProcessing, resetSocket, sendFault, wait } from './faults.mts';
-import { errorBody, serialize } from './http.mts';
+import { errorBody, sendJson } from './http.mts';
 import type { RequestRecord } from './types.mts';
 
 interface CdnFile {
@@ -57,27 +57,14 @@ export function parseRange(header: string | undefined, size: number): { start: n
 }
 
 function sendError(res: ServerResponse, record: RequestRecord, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
-	const s = serialize({ status, headers, body: errorBody(status, code, message) });
 	record.status = status;
-	res.writeHead(s.status, s.headers);
-	res.end(s.body);
+	sendJson(res, status, errorBody(status, code, message), headers);
 }
 
 export async function handleCdn(app: AppContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
 	const url = new URL(req.url ?? '/', 'http://cdn');
-	const method = (req.method ?? 'GET').toUpperCase();
-	const auth = req.headers.authorization;
-	const record: RequestRecord = {
-		server: 'cdn',
-		method,
-		path: url.pathname,
-		query: Object.fromEntries(url.searchParams),
-		status: 0,
-		hadAuthorization: auth !== undefined,
-		...(auth !== undefined ? { authorization: auth } : {}),
-		at: app.clock.now(),
-	};
-	app.requests.add(record);
+	const record = app.requests.start('cdn', req, url, app.clock.now());
+	const method = record.method;
 	const fault = app.faults.decide('cdn', method, url.pathname);
 	if (fault) record.fault = fault.kind;
 	if (fault && faultSkipsProcessing(fault.kind) && fault.kind !== 'reset') {

@@ -17,7 +17,5 @@ export interface AppContext {
 	schema: GraphQLSchema;
 	/** Set once the CDN listens. */
 	cdnUrl: string;
-	/** Set once the API listens. */
-	apiUrl: string;
 	log: (message: string) => void;
 }

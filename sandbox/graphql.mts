@@ -220,7 +220,7 @@ interface PageArgs {
 	limit?: number | null;
 }
 
-function pageOf<T, R>(store: Store, items: T[], args: PageArgs, map: (item: T) => R) {
+function listPage<T, R>(store: Store, items: T[], args: PageArgs, map: (item: T) => R) {
 	const page = args.page ?? 1;
 	let limit = args.limit ?? 10;
 	if (page < 1) throw gqlError('BAD_USER_INPUT', `page must be >= 1, got ${page}`);
@@ -261,8 +261,6 @@ class Viewer {
 
 	private templateGql = (t: TemplateRecord) => ({
 		...t,
-		categories: t.categories,
-		tags: t.tags,
 		brand: t.brandId ? this.brandGql(t.brandId) : null,
 		previewImage: `${this.app.cdnUrl}/templates/${t.id}/preview.jpg`,
 		previewVideo: `${this.app.cdnUrl}/templates/${t.id}/preview.mp4`,
@@ -310,7 +308,7 @@ class Viewer {
 		const items = [...this.store.templates.values()].filter(
 			(t) => canSeeTemplate(this.store, this.user, t) && (!templateType || t.templateType === templateType) && (!search || contains(t.name, search)),
 		);
-		return pageOf(this.store, items, filter, this.templateGql);
+		return listPage(this.store, items, filter, this.templateGql);
 	}
 
 	findUser({ criteria }: { criteria: Record<string, unknown> }) {
@@ -332,7 +330,7 @@ class Viewer {
 		const items = [...this.store.users.values()].filter(
 			(u) => (!scope || scope.has(u.brandId)) && (!term || contains(u.id, term) || contains(u.email, term) || contains(u.firstName, term) || contains(u.lastName, term)),
 		);
-		return pageOf(this.store, items, filter, this.userGql);
+		return listPage(this.store, items, filter, this.userGql);
 	}
 
 	organisation({ criteria }: { criteria: Record<string, unknown> }) {
@@ -354,7 +352,7 @@ class Viewer {
 		}
 		const term = filter.filter;
 		const items = [...this.store.organisations.values()].filter((o) => canSeeOrganisation(this.store, this.user, o) && (!term || contains(o.name, term)));
-		return pageOf(this.store, items, filter, this.organisationGql);
+		return listPage(this.store, items, filter, this.organisationGql);
 	}
 }
 

@@ -69,9 +69,9 @@ export function serialize(response: ApiResponse): { status: number; headers: Rec
 	};
 }
 
-/** Writes a JSON response at once (used where faults do not apply: the control API). */
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-	const s = serialize({ status, body });
+/** Writes a JSON response at once (where no API fault applies: control API, CDN errors). */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
+	const s = serialize({ status, headers, body });
 	res.writeHead(s.status, s.headers);
 	res.end(s.body);
 }

@@ -107,7 +107,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		uploadDir,
 		schema: buildVpsSchema(),
 		cdnUrl: '',
-		apiUrl: '',
 		log: options.quiet ? () => undefined : (message) => console.error(`[sandbox] ${message}`),
 	};
 	const keys: SandboxKeys = { ...SEEDED_KEYS };
@@ -146,14 +145,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	}
 	const urlHost = host.includes(':') ? `[${host}]` : host;
 	app.cdnUrl = `http://${urlHost}:${cdnPort}`;
-	app.apiUrl = `http://${urlHost}:${apiPort}`;
+	const apiUrl = `http://${urlHost}:${apiPort}`;
 
 	let closing: Promise<void> | undefined;
 	const sandbox: Sandbox = {
-		baseUrl: `${app.apiUrl}/v1`,
-		graphqlUrl: `${app.apiUrl}/v1/graphql`,
+		baseUrl: `${apiUrl}/v1`,
+		graphqlUrl: `${apiUrl}/v1/graphql`,
 		cdnUrl: app.cdnUrl,
-		controlUrl: `${app.apiUrl}/__sandbox`,
+		controlUrl: `${apiUrl}/__sandbox`,
 		keys,
 		clock: { now: () => clock.now(), advance: (ms) => clock.advance(ms) },
 		faults: {

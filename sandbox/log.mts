@@ -1,4 +1,5 @@
 // The request log: every request the API and CDN servers receive (the control API excluded).
+import type { IncomingMessage } from 'node:http';
 import { requestMatches } from './http.mts';
 import type { RequestMatch, RequestRecord } from './types.mts';
 
@@ -6,6 +7,23 @@ export class RequestLog {
 	readonly log: RequestRecord[] = [];
 
 	constructor(private readonly limit: number) {}
+
+	/** Records a request as it arrives; the caller fills in `status` (and `fault`) later. */
+	start(server: 'api' | 'cdn', req: IncomingMessage, url: URL, at: number): RequestRecord {
+		const auth = req.headers.authorization;
+		const record: RequestRecord = {
+			server,
+			method: (req.method ?? 'GET').toUpperCase(),
+			path: url.pathname,
+			query: Object.fromEntries(url.searchParams),
+			status: 0,
+			hadAuthorization: auth !== undefined,
+			...(auth !== undefined ? { authorization: auth } : {}),
+			at,
+		};
+		this.add(record);
+		return record;
+	}
 
 	add(record: RequestRecord): void {
 		this.log.push(record);

@@ -218,9 +218,8 @@ export function seedStore(store: Store, dataset: DatasetSize, fixtures: Fixtures
 	}
 
 	// ---- assets (before templates and videos, which reference them)
-	const fixtureOf = (type: AssetType) => fixtures[type];
 	const asset = (brandId: string, type: AssetType, name: string, tags: string[], createdAt: number, id?: string): AssetRecord => {
-		const f = fixtureOf(type);
+		const f = fixtures[type];
 		return store.addAsset({
 			id,
 			brandId,

@@ -5,7 +5,6 @@ import { handleControl } from './control.mts';
 import { faultSkipsProcessing, sendFault, sendTruncated, wait } from './faults.mts';
 import { type ApiResponse, errorResponse, serialize } from './http.mts';
 import { routeApi } from './rest.mts';
-import type { RequestRecord } from './types.mts';
 
 let requestCounter = 0;
 
@@ -14,19 +13,8 @@ export async function handleApi(app: AppContext, info: () => unknown, req: Incom
 	const path = url.pathname;
 	if (path === '/__sandbox' || path.startsWith('/__sandbox/')) return handleControl(app, info, req, res, url);
 
-	const method = (req.method ?? 'GET').toUpperCase();
-	const auth = req.headers.authorization;
-	const record: RequestRecord = {
-		server: 'api',
-		method,
-		path,
-		query: Object.fromEntries(url.searchParams),
-		status: 0,
-		hadAuthorization: auth !== undefined,
-		...(auth !== undefined ? { authorization: auth } : {}),
-		at: app.clock.now(),
-	};
-	app.requests.add(record);
+	const record = app.requests.start('api', req, url, app.clock.now());
+	const method = record.method;
 	const isGraphql = path === '/v1/graphql';
 	res.setHeader('X-Request-Id', `req_${(++requestCounter).toString(36).padStart(6, '0')}`);
 

@@ -404,7 +404,7 @@ export class Store {
 			aiMessaging: input.aiMessaging,
 			assetIds: this.referencedAssets(input.brandId, input.customerData),
 		};
-		this.insertVideo(video);
+		this.insertVideos([video]);
 		return video;
 	}
 
@@ -501,10 +501,6 @@ export class Store {
 			for (const assetId of video.assetIds) this.countAssetUse(assetId, video.createdAt);
 		}
 		for (const list of touched) list.sort(compareByCreation);
-	}
-
-	private insertVideo(video: VideoRecord): void {
-		this.insertVideos([video]);
 	}
 
 	nextVideoSeq(): number {
@@ -610,10 +606,6 @@ export class Store {
 			const id = `${prefix}_${a}${b}`;
 			if (!taken.has(id)) return id;
 		}
-	}
-
-	nextAssetSeq(): number {
-		return this.assetSeq + 1;
 	}
 }
 
