@@ -11,8 +11,8 @@ export interface ListSelection {
 }
 
 export const REST_MAX_PAGE_SIZE = 100;
-/** The query-style maximum is not given: these are tried in turn when a size is refused. */
-export const GRAPHQL_PAGE_SIZES = [100, 50, 25, 10];
+/** The query-style maximum is not given: this is asked first, and a refused size is lowered. */
+export const GRAPHQL_PAGE_SIZE = 100;
 /** Pages fetched at once once the total is known. */
 export const PAGE_CONCURRENCY = 4;
 
@@ -170,18 +170,30 @@ function isLimitRefusal(messages: string[]): boolean {
 	return messages.some((message) => /limit|page size|too (many|large)|maximum/i.test(message));
 }
 
+/**
+ * The next page size to try after `refused` was turned down: the largest number below it
+ * that the server's message names ("at most 8"), else half of it.
+ */
+export function nextPageSize(refused: number, messages: string[]): number {
+	const named = messages
+		.flatMap((message) => [...message.matchAll(/\d+/g)].map((match) => Number(match[0])))
+		.filter((value) => value >= 1 && value < refused);
+	return named.length > 0 ? Math.max(...named) : Math.max(1, Math.floor(refused / 2));
+}
+
 async function fetchGraphqlPage(
 	ctx: ApiContext,
 	request: GraphqlListRequest,
 	page: number,
 	limit: number,
-): Promise<{ ok: true; page: GraphqlPage } | { ok: false; limitRefused: boolean; raise: () => Error }> {
+): Promise<{ ok: true; page: GraphqlPage } | { ok: false; limitRefused: boolean; messages: string[]; raise: () => Error }> {
 	const outcome = await tryGraphql(ctx, {
 		...request,
 		variables: { ...request.variables, filter: { ...request.filter, page, limit } },
 	});
 	if (!outcome.ok) {
-		return { ok: false, limitRefused: isLimitRefusal(outcome.errors.map((entry) => entry.message)), raise: outcome.raise };
+		const messages = outcome.errors.map((entry) => entry.message);
+		return { ok: false, limitRefused: isLimitRefusal(messages), messages, raise: outcome.raise };
 	}
 	const envelope = outcome.viewer[request.field] as IDataObject | null | undefined;
 	if (!envelope || !Array.isArray(envelope.items) || !isCount(envelope.total)) {
@@ -218,21 +230,16 @@ export async function graphqlGetMany(
 		memo = new Map();
 		acceptedPageSize.set(ctx, memo);
 	}
-	const wantedSize = firstPageSize(selection, GRAPHQL_PAGE_SIZES[0]);
-	const known = memo.get(request.field);
-	const sizes = [
-		...new Set([Math.min(wantedSize, known ?? wantedSize), ...GRAPHQL_PAGE_SIZES.filter((size) => size < Math.min(wantedSize, known ?? wantedSize))]),
-	];
-
-	let attempt = 0;
-	let result = await fetchGraphqlPage(ctx, request, 1, sizes[0]);
+	const wantedSize = firstPageSize(selection, GRAPHQL_PAGE_SIZE);
+	let asked = Math.min(wantedSize, memo.get(request.field) ?? wantedSize);
+	let result = await fetchGraphqlPage(ctx, request, 1, asked);
 	while (!result.ok) {
-		attempt++;
-		if (!result.limitRefused || attempt >= sizes.length) throw result.raise();
-		result = await fetchGraphqlPage(ctx, request, 1, sizes[attempt]);
+		if (!result.limitRefused || asked <= 1) throw result.raise();
+		asked = nextPageSize(asked, result.messages);
+		result = await fetchGraphqlPage(ctx, request, 1, asked);
 	}
 	const first = result.page;
-	const size = servedPageSize(sizes[attempt], first.limit, first.items.length, first.total);
+	const size = servedPageSize(asked, first.limit, first.items.length, first.total);
 	memo.set(request.field, size);
 
 	if (!selection.returnAll && first.items.length >= selection.limit) return mergePages([first.items], selection);
