@@ -20,7 +20,7 @@ const HELP = `Usage: npm run sandbox -- [flags]
   --data-dir <path>          keep uploads here (default: a temp dir removed on exit)
   --quiet                    print only the READY line`;
 
-function int(name: string, value: string | undefined): number | undefined {
+function num(name: string, value: string | undefined): number | undefined {
 	if (value === undefined) return undefined;
 	const n = Number(value);
 	if (!Number.isFinite(n)) throw new Error(`--${name} needs a number, got ${value}`);
@@ -57,20 +57,20 @@ function options(argv: string[]): SandboxOptions | undefined {
 	};
 	return {
 		host: values.host,
-		port: int('port', values.port) ?? 5680,
-		cdnPort: int('cdn-port', values['cdn-port']) ?? 5681,
-		seed: int('seed', values.seed),
+		port: num('port', values.port) ?? 5680,
+		cdnPort: num('cdn-port', values['cdn-port']) ?? 5681,
+		seed: num('seed', values.seed),
 		dataset: oneOf('dataset', values.dataset, ['default', 'large'] as const),
 		clock: oneOf('clock', values.clock, ['real', 'manual'] as const) ?? 'real',
 		render: {
-			queueMs: int('queue-ms', values['queue-ms']),
-			minMs: int('render-min-ms', values['render-min-ms']),
-			maxMs: int('render-max-ms', values['render-max-ms']),
-			failureShare: int('failure-share', values['failure-share']),
+			queueMs: num('queue-ms', values['queue-ms']),
+			minMs: num('render-min-ms', values['render-min-ms']),
+			maxMs: num('render-max-ms', values['render-max-ms']),
+			failureShare: num('failure-share', values['failure-share']),
 		},
 		listOrder: oneOf('list-order', values['list-order'], ['newest-first', 'oldest-first'] as const),
 		graphql: {
-			maxLimit: int('graphql-max-limit', values['graphql-max-limit']),
+			maxLimit: num('graphql-max-limit', values['graphql-max-limit']),
 			overLimit: oneOf('graphql-over-limit', values['graphql-over-limit'], ['cap', 'reject'] as const),
 		},
 		dataDir: values['data-dir'],

@@ -68,13 +68,20 @@ export class FaultInjector {
 		return undefined;
 	}
 
-	/** Pending scripted rules and the random configuration, for the control API. */
-	describe(): { scripted: Array<ScriptedFault & { remaining: number }>; random: RandomFaults | null } {
+	/** Pending scripted rules and the random configuration, for the control API (RegExp paths as strings). */
+	describe(): { scripted: Array<Omit<ScriptedFault, 'match'> & { match?: JsonMatch; remaining: number }>; random: (Omit<RandomFaults, 'match'> & { match?: JsonMatch }) | null } {
+		const random = this.randomCfg?.cfg;
 		return {
-			scripted: this.scripted.filter((s) => s.remaining > 0).map((s) => ({ ...s.rule, skip: s.skip, remaining: s.remaining })),
-			random: this.randomCfg?.cfg ?? null,
+			scripted: this.scripted.filter((s) => s.remaining > 0).map((s) => ({ ...s.rule, match: jsonMatch(s.rule.match), skip: s.skip, remaining: s.remaining })),
+			random: random ? { ...random, match: jsonMatch(random.match) } : null,
 		};
 	}
+}
+
+type JsonMatch = Omit<FaultMatch, 'path'> & { path?: string };
+
+function jsonMatch(match: FaultMatch | undefined): JsonMatch | undefined {
+	return match && { ...match, path: match.path instanceof RegExp ? String(match.path) : match.path };
 }
 
 function checkKind(kind: FaultKind): void {

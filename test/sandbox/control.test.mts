@@ -40,7 +40,8 @@ test('faults: script, random, describe, clear', async () => {
 	expect((await api(sb, sb.keys.user, 'GET', '/assets')).status).toBe(429);
 	expect((await api(sb, sb.keys.user, 'GET', '/assets')).headers.get('retry-after')).toBe('1');
 	expect((await api(sb, sb.keys.user, 'GET', '/assets')).status).toBe(200);
-	await control('POST', '/faults', { random: { rate: 1, kinds: ['503'], match: { pathRegex: '^/v1/vid' } } });
+	const random = await control<{ random: { match: { path: string } } }>('POST', '/faults', { random: { rate: 1, kinds: ['503'], match: { pathRegex: '^/v1/vid' } } });
+	expect(random.json.random.match.path).toBe('/^\\/v1\\/vid/');
 	expect((await api(sb, sb.keys.user, 'GET', '/videos')).status).toBe(503);
 	expect((await api(sb, sb.keys.user, 'GET', '/assets')).status).toBe(200);
 	expect((await control('DELETE', '/faults')).json).toEqual({ scripted: [], random: null });
