@@ -111,7 +111,8 @@ export function sendFault(res: ServerResponse, fault: FaultDecision, graphql: bo
 		const status = fault.status ?? (kind === 'text' ? 500 : 502);
 		const text = STATUS_TEXT[status] ?? 'Error';
 		const body = Buffer.from(kind === 'text' ? `${text}\n` : HTML_PAGE(status, text));
-		res.writeHead(status, { 'Content-Type': kind === 'text' ? 'text/plain; charset=utf-8' : 'text/html', 'Content-Length': String(body.length) });
+		const retryAfter: Record<string, string> = status === 503 && fault.retryAfter !== undefined ? { 'Retry-After': String(fault.retryAfter) } : {};
+		res.writeHead(status, { ...retryAfter, 'Content-Type': kind === 'text' ? 'text/plain; charset=utf-8' : 'text/html', 'Content-Length': String(body.length) });
 		res.end(body);
 		return status;
 	}

@@ -10,7 +10,7 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-	maxAttempts: 5,
+	maxAttempts: 8,
 	baseDelayMs: 500,
 	maxDelayMs: 20_000,
 	maxRetryAfterMs: 120_000,

@@ -86,11 +86,14 @@ function binaryProperty(ctx: IExecuteFunctions, itemIndex: number, value: unknow
 	return name;
 }
 
+/** The wait options of one item; they are checked only when that item waits. */
 export function readWaitSettings(ctx: IExecuteFunctions, itemIndex: number): WaitSettings {
-	const wait = ctx.getNodeParameter('waitForCompletion', itemIndex, false) as boolean;
+	const wait = ctx.getNodeParameter('waitForCompletion', itemIndex, false) === true;
+	const requestTimeoutMs = readTimeoutMs(ctx, itemIndex);
+	if (!wait) return { wait, timeoutMs: 0, intervalMs: 0, requestTimeoutMs };
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	return {
-		wait: wait === true,
+		wait,
 		timeoutMs: positiveNumber(ctx, itemIndex, options.waitTimeout, 'Wait Timeout (Minutes)', 15) * 60_000,
 		intervalMs: positiveNumber(ctx, itemIndex, options.pollInterval, 'Check Every (Seconds)', 10) * 1000,
 		videoProperty:
@@ -101,7 +104,7 @@ export function readWaitSettings(ctx: IExecuteFunctions, itemIndex: number): Wai
 			options.downloadThumbnail === true
 				? binaryProperty(ctx, itemIndex, options.thumbnailBinaryProperty, 'Thumbnail Binary Property', 'thumbnail')
 				: undefined,
-		requestTimeoutMs: readTimeoutMs(ctx, itemIndex),
+		requestTimeoutMs,
 	};
 }
 
