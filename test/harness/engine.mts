@@ -4,7 +4,6 @@
  * real PollContext, and credentials are resolved the way n8n's CredentialsHelper does.
  */
 import { Container } from '@n8n/di';
-import { mock } from 'jest-mock-extended';
 import {
 	BinaryDataConfig,
 	BinaryDataService,
@@ -64,7 +63,8 @@ let loaded: Promise<Loaded> | undefined;
 
 function captureLogger(): void {
 	// The Logger class must be n8n-core's own copy for Container to hand the same instance to nodes.
-	const coreRequire = createRequire(require.resolve('n8n-core'));
+	const rootRequire = createRequire(join(REPO_ROOT, 'package.json'));
+	const coreRequire = createRequire(rootRequire.resolve('n8n-core'));
 	const { Logger } = coreRequire('@n8n/backend-common') as { Logger: new (...args: never[]) => object };
 	const logger = Container.get(Logger as never) as object;
 	// Its methods are read-only: shadow them on an object that inherits the rest.
@@ -197,12 +197,28 @@ class HarnessCredentialsHelper extends ICredentialsHelper {
 	}
 }
 
+/**
+ * Stands in for what a full n8n passes to the engine beyond what the harness sets: any other
+ * property is a function that does nothing (works under jest, tsx and plain Node alike).
+ */
+function stub<T extends object>(fields: Partial<T> = {}): T {
+	const values: Record<PropertyKey, unknown> = { ...fields };
+	return new Proxy(values, {
+		get(target, property) {
+			if (property in target) return target[property];
+			if (property === 'then' || typeof property === 'symbol') return undefined;
+			const noop = () => undefined;
+			target[property] = noop;
+			return noop;
+		},
+	}) as T;
+}
+
 function additionalData(
 	helper: ICredentialsHelper,
 	hooks?: ExecutionLifecycleHooks,
 ): IWorkflowExecuteAdditionalData {
-	const data: IWorkflowExecuteAdditionalData = mock<IWorkflowExecuteAdditionalData>();
-	Object.assign(data, {
+	const data = stub<IWorkflowExecuteAdditionalData>({
 		credentialsHelper: helper,
 		hooks,
 		executionId: `exec-${Math.random().toString(36).slice(2)}`,
@@ -219,7 +235,7 @@ function additionalData(
 		evalLlmMockHandler: undefined,
 		parentCallbackManager: undefined,
 		executionContext: undefined,
-	});
+	} as Partial<IWorkflowExecuteAdditionalData>);
 	return data;
 }
 
@@ -263,7 +279,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		active: false,
 		nodeTypes,
 	});
-	const hooks = new ExecutionLifecycleHooks('manual', `exec-${workflowCounter}`, mock());
+	const hooks = new ExecutionLifecycleHooks('manual', `exec-${workflowCounter}`, stub());
 	let resolveRun: (run: IRun) => void = () => undefined;
 	const finished = new Promise<IRun>((resolve) => (resolveRun = resolve));
 	hooks.addHandler('workflowExecuteAfter', (run) => resolveRun(run));

@@ -162,8 +162,8 @@ describe('Video Personalization Trigger', () => {
 		sandbox.clock.advance(5 * MINUTE);
 		const stateBefore = run.staticData;
 		// Every attempt at one of the pages the poll needs fails: the poll gives up.
-		sandbox.faults.script([{ kind: 'html', status: 502, times: 10, skip: 1, match: { path: '/v1/videos' } }]);
-		await expect(run.poll()).rejects.toThrow(/502/);
+		sandbox.faults.script([{ kind: 'html', status: 503, retryAfter: 0, times: 100, skip: 1, match: { path: '/v1/videos' } }]);
+		await expect(run.poll()).rejects.toThrow(/503/);
 		expect(run.staticData).toBe(stateBefore);
 		sandbox.faults.clear();
 		await run.poll();
