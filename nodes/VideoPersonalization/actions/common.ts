@@ -63,6 +63,18 @@ export const timeoutOption: INodeProperties = {
 	description: 'Seconds to wait for the service to answer one request before giving up',
 };
 
+/** The Options collection of an operation: its own options, then Timeout. */
+export function optionsCollection(options: INodeProperties[] = [], timeout: INodeProperties = timeoutOption): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [...options, timeout],
+	};
+}
+
 export function readTimeoutMs(
 	ctx: IExecuteFunctions,
 	itemIndex: number,

@@ -1,17 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { toNodeApiError } from '../transport/errors';
 import { graphqlGetMany } from '../transport/pagination';
 import { type SelectableField, fieldSwitches } from '../transport/queries';
-import { callGraphql, getService } from '../transport/request';
+import { callError, callGraphql } from '../transport/request';
 import {
 	fieldsOption,
 	readFields,
 	readSelection,
 	readTimeoutMs,
 	returnAllAndLimit,
-	timeoutOption,
+	optionsCollection,
 	toItems,
 } from './common';
 import type { OperationModule, ResourceName } from './types';
@@ -45,14 +44,7 @@ export interface ListSpec extends QueryResourceSpec {
 }
 
 function optionsProperty(spec: QueryResourceSpec): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [fieldsOption(spec.fields, spec.noun), timeoutOption],
-	};
+	return optionsCollection([fieldsOption(spec.fields, spec.noun)]);
 }
 
 /** Get one record through the query-style API (spec 4.2). */
@@ -75,12 +67,8 @@ export function lookupOperation(spec: LookupSpec): OperationModule {
 			});
 			const record = viewer[spec.field];
 			if (record === null || typeof record !== 'object' || Array.isArray(record)) {
-				const { apiKey } = await getService(this);
-				throw toNodeApiError(
-					this.getNode(),
-					{ kind: 'http', status: 404, headers: {}, body: undefined },
-					{ action, itemIndex, secrets: [apiKey] },
-				);
+				// No match: the service may answer null instead of a NOT_FOUND error.
+				throw await callError(this, { kind: 'http', status: 404, headers: {}, body: undefined }, { action, itemIndex });
 			}
 			return [{ json: record as IDataObject }];
 		},

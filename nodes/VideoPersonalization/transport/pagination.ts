@@ -1,8 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { toNodeApiError } from './errors';
 import { mapWithConcurrency } from './pool';
-import { type ApiContext, callApi, expectObject, getService, tryGraphql } from './request';
+import { type ApiContext, callApiForObject, callError, tryGraphql } from './request';
 
 /** Return All, or at most `limit` records. */
 export interface ListSelection {
@@ -91,16 +90,10 @@ export async function fetchRestPage(
 		qs: { ...(request.qs ?? {}), page, limit },
 		idempotent: true,
 	};
-	const response = await callApi(ctx, call);
-	const { apiKey } = await getService(ctx);
-	const body = expectObject(ctx, response, call, [apiKey]);
+	const body = await callApiForObject(ctx, call);
 	const pagination = body.pagination as IDataObject | undefined;
 	if (!Array.isArray(body.data) || !pagination || !isCount(pagination.total)) {
-		throw toNodeApiError(
-			ctx.getNode(),
-			{ kind: 'shape', detail: 'Expected { data: [...], pagination: { total, ... } }' },
-			{ ...call, secrets: [apiKey] },
-		);
+		throw await callError(ctx, { kind: 'shape', detail: 'Expected { data: [...], pagination: { total, ... } }' }, call);
 	}
 	const nextPage = pagination.next_page;
 	return {
@@ -197,12 +190,7 @@ async function fetchGraphqlPage(
 	}
 	const envelope = outcome.viewer[request.field] as IDataObject | null | undefined;
 	if (!envelope || !Array.isArray(envelope.items) || !isCount(envelope.total)) {
-		const { apiKey } = await getService(ctx);
-		throw toNodeApiError(
-			ctx.getNode(),
-			{ kind: 'shape', detail: `Expected viewer.${request.field} { items, total, page, limit, pages }` },
-			{ ...request, secrets: [apiKey] },
-		);
+		throw await callError(ctx, { kind: 'shape', detail: `Expected viewer.${request.field} { items, total, page, limit, pages }` }, request);
 	}
 	const servedLimit = isCount(envelope.limit) && envelope.limit > 0 ? envelope.limit : limit;
 	return {

@@ -6,6 +6,7 @@ import type {
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
 	IPollFunctions,
+	NodeApiError,
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
@@ -214,15 +215,34 @@ export async function callApi(ctx: ApiContext, call: ApiCall, policy?: RetryPoli
 	);
 }
 
+/** The NodeApiError for a failed call, with the API key kept out of every word of it. */
+export async function callError(
+	ctx: ApiContext,
+	failure: Failure,
+	call: Omit<CallContext, 'secrets'>,
+): Promise<NodeApiError> {
+	const { apiKey } = await getService(ctx, call.itemIndex);
+	return toNodeApiError(ctx.getNode(), failure, { ...call, secrets: [apiKey] });
+}
+
 /** A JSON object from a 2xx answer, or a clear error when the body is something else. */
-export function expectObject(ctx: ApiContext, response: ApiResponse, call: ApiCall, secrets: string[] = []): IDataObject {
+export async function expectObject(
+	ctx: ApiContext,
+	response: ApiResponse,
+	call: Omit<CallContext, 'secrets'>,
+): Promise<IDataObject> {
 	const { body } = response;
 	if (body !== null && typeof body === 'object' && !Array.isArray(body)) return body as IDataObject;
 	const detail =
 		typeof body === 'string'
 			? `Expected JSON, got ${body.trim().startsWith('<') ? 'an HTML page' : 'text'} (status ${response.status})`
 			: `Expected a JSON object, got ${Array.isArray(body) ? 'an array' : typeof body} (status ${response.status})`;
-	throw toNodeApiError(ctx.getNode(), { kind: 'shape', detail }, { ...call, secrets });
+	throw await callError(ctx, { kind: 'shape', detail }, call);
+}
+
+/** A call whose answer is one JSON object (most operations). */
+export async function callApiForObject(ctx: ApiContext, call: ApiCall): Promise<IDataObject> {
+	return await expectObject(ctx, await callApi(ctx, call), call);
 }
 
 export interface GraphqlCall extends Omit<ApiCall, 'method' | 'path' | 'body' | 'graphql' | 'idempotent'> {
@@ -263,25 +283,16 @@ export async function tryGraphql(ctx: ApiContext, call: GraphqlCall): Promise<Gr
 			typeof body === 'object' &&
 			Array.isArray((body as IDataObject).errors),
 	};
-	const response = await callApi(ctx, apiCall);
-	const { apiKey } = await getService(ctx);
-	const body = expectObject(ctx, response, apiCall, [apiKey]);
+	const body = await callApiForObject(ctx, apiCall);
 	const errors = graphqlErrors(body);
 	if (errors.length > 0) {
-		return {
-			ok: false,
-			errors,
-			raise: () => toNodeApiError(ctx.getNode(), { kind: 'graphql', errors }, { ...apiCall, secrets: [apiKey] }),
-		};
+		const error = await callError(ctx, { kind: 'graphql', errors }, apiCall);
+		return { ok: false, errors, raise: () => error };
 	}
 	const data = body.data as IDataObject | null | undefined;
 	const viewer = data?.viewer as IDataObject | null | undefined;
 	if (!viewer || typeof viewer !== 'object') {
-		throw toNodeApiError(
-			ctx.getNode(),
-			{ kind: 'shape', detail: 'The answer has no data.viewer object' },
-			{ ...apiCall, secrets: [apiKey] },
-		);
+		throw await callError(ctx, { kind: 'shape', detail: 'The answer has no data.viewer object' }, apiCall);
 	}
 	return { ok: true, viewer };
 }

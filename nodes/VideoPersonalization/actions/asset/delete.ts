@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { callApi, expectObject, getService } from '../../transport/request';
-import { pathId, readTimeoutMs, timeoutOption } from '../common';
+import { callApi, expectObject } from '../../transport/request';
+import { pathId, readTimeoutMs, optionsCollection } from '../common';
 import { fetchAsset } from './get';
 import { assetLocator, readAssetId } from './locator';
 
@@ -16,14 +16,7 @@ const properties: INodeProperties[] = [
 		description:
 			'Whether to refuse to delete an asset that videos or templates still use (deleting it can make them render incorrectly)',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [timeoutOption],
-	},
+	optionsCollection(),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['asset'], operation: ['delete'] } }, properties);
@@ -69,8 +62,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		timeoutMs,
 	};
 	const response = await callApi(this, call);
-	const { apiKey } = await getService(this);
+	// The answer is `{ id, deleted }`; an empty 200/204 means the same.
 	const body: IDataObject =
-		response.body === undefined || response.body === '' ? {} : expectObject(this, response, call, [apiKey]);
+		response.body === undefined || response.body === '' ? {} : await expectObject(this, response, call);
 	return [{ json: { ...body, id: typeof body.id === 'string' ? body.id : assetId, deleted: true } }];
 }

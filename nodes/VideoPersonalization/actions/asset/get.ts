@@ -1,36 +1,26 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { callApi, expectObject, getService } from '../../transport/request';
-import { pathId, readTimeoutMs, timeoutOption } from '../common';
+import { callApiForObject } from '../../transport/request';
+import { pathId, readTimeoutMs, optionsCollection } from '../common';
 import { assetLocator, readAssetId } from './locator';
 
 const properties: INodeProperties[] = [
 	assetLocator,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [timeoutOption],
-	},
+	optionsCollection(),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['asset'], operation: ['get'] } }, properties);
 
 export async function fetchAsset(ctx: IExecuteFunctions, itemIndex: number, assetId: string, timeoutMs: number) {
-	const call = {
-		method: 'GET' as const,
+	return await callApiForObject(ctx, {
+		method: 'GET',
 		path: `/assets/${pathId(assetId)}`,
 		idempotent: true,
 		action: `get the asset with Asset ID "${assetId}"`,
 		itemIndex,
 		timeoutMs,
-	};
-	const response = await callApi(ctx, call);
-	const { apiKey } = await getService(ctx);
-	return expectObject(ctx, response, call, [apiKey]);
+	});
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {

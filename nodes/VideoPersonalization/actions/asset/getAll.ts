@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { restGetMany } from '../../transport/pagination';
-import { readSelection, readTimeoutMs, returnAllAndLimit, timeoutOption, toItems } from '../common';
+import { readSelection, readTimeoutMs, returnAllAndLimit, toItems, optionsCollection } from '../common';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit('assets'),
@@ -34,14 +34,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [timeoutOption],
-	},
+	optionsCollection(),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['asset'], operation: ['getAll'] } }, properties);

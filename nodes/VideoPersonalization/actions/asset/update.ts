@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { callApi, expectObject, getService } from '../../transport/request';
-import { fieldError, pathId, readTimeoutMs, timeoutOption } from '../common';
+import { callApiForObject } from '../../transport/request';
+import { fieldError, pathId, readTimeoutMs, optionsCollection } from '../common';
 import { assetLocator, readAssetId, readTags } from './locator';
 
 const properties: INodeProperties[] = [
@@ -31,14 +31,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [timeoutOption],
-	},
+	optionsCollection(),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['asset'], operation: ['update'] } }, properties);
@@ -57,16 +50,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (Object.keys(body).length === 0) {
 		throw fieldError(this, itemIndex, 'Update Fields', 'nothing to update', 'Add Name or Tags.');
 	}
-	const call = {
-		method: 'PATCH' as const,
+	const asset = await callApiForObject(this, {
+		method: 'PATCH',
 		path: `/assets/${pathId(assetId)}`,
 		body,
 		idempotent: true,
 		action: `update the asset with Asset ID "${assetId}"`,
 		itemIndex,
 		timeoutMs: readTimeoutMs(this, itemIndex),
-	};
-	const response = await callApi(this, call);
-	const { apiKey } = await getService(this);
-	return [{ json: expectObject(this, response, call, [apiKey]) }];
+	});
+	return [{ json: asset }];
 }

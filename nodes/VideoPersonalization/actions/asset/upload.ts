@@ -1,10 +1,10 @@
-import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { binarySize, multipartBody } from '../../transport/multipart';
-import { callApi, expectObject, getService } from '../../transport/request';
+import { callApiForObject } from '../../transport/request';
 import { type AssetType, ASSET_TYPES, checkUpload } from '../../transport/uploadRules';
-import { fieldError, readTimeoutMs, timeoutOption } from '../common';
+import { fieldError, readTimeoutMs, optionsCollection, timeoutOption } from '../common';
 import { readTags } from './locator';
 
 /** Uploads may be large: their own, longer default. */
@@ -48,14 +48,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. logo, summer-campaign',
 		description: 'Tags of the asset, separated by commas',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [{ ...timeoutOption, default: UPLOAD_TIMEOUT_SECONDS }],
-	},
+	optionsCollection([], { ...timeoutOption, default: UPLOAD_TIMEOUT_SECONDS }),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['asset'], operation: ['upload'] } }, properties);
@@ -110,17 +103,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		['type', check.type],
 		...tags.map((tag): [string, string] => ['tags', tag]),
 	];
-	const call = {
-		method: 'POST' as const,
+	const asset = await callApiForObject(this, {
+		method: 'POST',
 		path: '/assets',
 		body: multipartBody(this, binary, size, fields, { field: 'file', fileName, mimeType: check.mimeType }),
 		idempotent: false,
 		action: `upload "${fileName}" as an ${check.type} asset`,
 		itemIndex,
 		timeoutMs: readTimeoutMs(this, itemIndex, UPLOAD_TIMEOUT_SECONDS),
-	};
-	const response = await callApi(this, call);
-	const { apiKey } = await getService(this);
-	const asset: IDataObject = expectObject(this, response, call, [apiKey]);
+	});
 	return [{ json: asset }];
 }

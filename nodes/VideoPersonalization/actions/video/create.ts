@@ -1,9 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { jsonParse, updateDisplayOptions } from 'n8n-workflow';
 
-import { toNodeApiError } from '../../transport/errors';
-import { callApi, expectObject, getService } from '../../transport/request';
-import { fieldError, readTimeoutMs, requiredText, timeoutOption } from '../common';
+import { callApiForObject, callError } from '../../transport/request';
+import { fieldError, readTimeoutMs, requiredText, optionsCollection } from '../common';
 import { readTemplateCriteria, resolveTemplateId, TEMPLATE_PERMISSION, templateLocator } from '../template/locator';
 import type { ItemResult } from '../types';
 import { readWaitSettings, waitOptions, waitForCreatedVideos } from './waitForCompletion';
@@ -123,14 +122,7 @@ const properties: INodeProperties[] = [
 		description:
 			'Whether to wait until the video is published or failed and output the final video (with its URL). All items are waited for together.',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [...waitOptions, timeoutOption],
-	},
+	optionsCollection(waitOptions),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['video'], operation: ['create'] } }, properties);
@@ -232,16 +224,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 		timeoutMs,
 	};
-	const response = await callApi(this, call);
-	const { apiKey } = await getService(this);
-	const video = createdVideo(expectObject(this, response, call, [apiKey]));
-	if (!video) {
-		throw toNodeApiError(
-			this.getNode(),
-			{ kind: 'shape', detail: 'The answer holds no video with an id' },
-			{ ...call, secrets: [apiKey] },
-		);
-	}
+	const video = createdVideo(await callApiForObject(this, call));
+	if (!video) throw await callError(this, { kind: 'shape', detail: 'The answer holds no video with an id' }, call);
 	return [{ json: video }];
 }
 

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { restGetMany } from '../../transport/pagination';
-import { readSelection, readTimeoutMs, returnAllAndLimit, timeoutOption, toItems } from '../common';
+import { readSelection, readTimeoutMs, returnAllAndLimit, toItems, optionsCollection } from '../common';
 
 export const VIDEO_STATUSES = ['draft', 'processing', 'published', 'failed'] as const;
 
@@ -28,14 +28,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [timeoutOption],
-	},
+	optionsCollection(),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['video'], operation: ['getAll'] } }, properties);
