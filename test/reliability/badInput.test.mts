@@ -132,7 +132,7 @@ describe('reliability matrix: bad input and failures give clear errors', () => {
 
 	it.each(cases.map((testCase) => [testCase.name, testCase] as const))('%s', async (_name, testCase) => {
 		const s = sandbox();
-		const items = testCase.items
+		const items: INodeExecutionData[] = testCase.items
 			? await testCase.items(s)
 			: testCase.bad !== undefined
 				? [{ json: {} }, { json: { fail: true, ...testCase.bad } }, { json: {} }]
