@@ -16,5 +16,6 @@ module.exports = {
 	moduleFileExtensions: ['mts', 'ts', 'js', 'mjs', 'cjs', 'json'],
 	transform: { '^.+\\.m?ts$': swc },
 	setupFiles: ['<rootDir>/test/harness/env.mts'],
+	setupFilesAfterEnv: ['<rootDir>/test/harness/cleanup.mts'],
 	testTimeout: 60000,
 };

@@ -90,7 +90,9 @@ function safeJson(value: unknown): string {
 async function initBinaryStore(): Promise<void> {
 	const config = Container.get(BinaryDataConfig);
 	config.mode = 'filesystem';
-	config.localStoragePath = mkdtempSync(join(tmpdir(), 'vp-binary-'));
+	// Inside the test file's scratch folder when there is one (removed after the file).
+	const parent = process.env.VP_TEST_SCRATCH ?? tmpdir();
+	config.localStoragePath = mkdtempSync(join(parent, 'binary-'));
 	await Container.get(BinaryDataService).init();
 }
 
