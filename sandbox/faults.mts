@@ -132,12 +132,18 @@ export function sendFault(res: ServerResponse, fault: FaultDecision, graphql: bo
 	return status;
 }
 
-/** Destroys the connection with a TCP RST (the client sees ECONNRESET). */
+/** Time the client gets to read what was sent before the reset: a TCP RST makes the peer drop
+ * data it has not read yet, and without it the client could see the reset without the headers. */
+const RESET_GRACE_MS = 30;
+
+/** Destroys the connection with a TCP RST (the client sees ECONNRESET), after a short grace. */
 export function resetSocket(res: ServerResponse): void {
 	const socket = res.socket;
 	if (!socket) return;
-	if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
-	else socket.destroy();
+	setTimeout(() => {
+		if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
+		else socket.destroy();
+	}, RESET_GRACE_MS);
 }
 
 /** Sends the first half of a complete response, then resets the connection. */

@@ -22,13 +22,16 @@ function rawPost(path: string, body: unknown): Promise<{ status?: number; error?
 			method: 'POST',
 			headers: { authorization: `Bearer ${sb.keys.user}`, 'content-type': 'application/json', 'content-length': String(data.length) },
 		});
+		// A reset after the headers may reach the request or the response first, depending on the Node version.
+		let status: number | undefined;
+		const chunks: Buffer[] = [];
 		req.on('response', (res) => {
-			const chunks: Buffer[] = [];
+			status = res.statusCode;
 			res.on('data', (c: Buffer) => chunks.push(c));
-			res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString() }));
-			res.on('error', (e: NodeJS.ErrnoException) => resolve({ status: res.statusCode, error: e.code ?? e.message, body: Buffer.concat(chunks).toString() }));
+			res.on('end', () => resolve({ status, body: Buffer.concat(chunks).toString() }));
+			res.on('error', (e: NodeJS.ErrnoException) => resolve({ status, error: e.code ?? e.message, body: Buffer.concat(chunks).toString() }));
 		});
-		req.on('error', (e: NodeJS.ErrnoException) => resolve({ error: e.code ?? e.message, body: '' }));
+		req.on('error', (e: NodeJS.ErrnoException) => resolve({ status, error: e.code ?? e.message, body: Buffer.concat(chunks).toString() }));
 		req.end(data);
 	});
 }

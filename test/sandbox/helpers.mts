@@ -134,13 +134,16 @@ export function streamUpload(
 export function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ status?: number; headers?: Record<string, string | string[] | undefined>; body: Buffer; error?: string }> {
 	return new Promise((resolve) => {
 		const chunks: Buffer[] = [];
+		// A reset after the headers may reach the request or the response first, depending on the Node version.
+		let started: { status?: number; headers?: Record<string, string | string[] | undefined> } = {};
 		const req = request(url, { headers }, (res) => {
+			started = { status: res.statusCode, headers: res.headers };
 			res.on('data', (c: Buffer) => chunks.push(c));
-			res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
-			res.on('error', (e) => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks), error: (e as NodeJS.ErrnoException).code ?? e.message }));
+			res.on('end', () => resolve({ ...started, body: Buffer.concat(chunks) }));
+			res.on('error', (e) => resolve({ ...started, body: Buffer.concat(chunks), error: (e as NodeJS.ErrnoException).code ?? e.message }));
 			res.on('aborted', () => undefined);
 		});
-		req.on('error', (e) => resolve({ body: Buffer.concat(chunks), error: (e as NodeJS.ErrnoException).code ?? e.message }));
+		req.on('error', (e) => resolve({ ...started, body: Buffer.concat(chunks), error: (e as NodeJS.ErrnoException).code ?? e.message }));
 		req.end();
 	});
 }
