@@ -61,6 +61,14 @@ interface Loaded {
 
 let loaded: Promise<Loaded> | undefined;
 
+// Node types from other packages (e.g. n8n's HTTP Request node, for the benchmarks), by full type name.
+const extraNodeTypes = new Map<string, INodeType | IVersionedNodeType>();
+
+/** Makes another package's node type runnable by runNode under its full type name. */
+export function registerNodeType(type: string, nodeType: INodeType | IVersionedNodeType): void {
+	extraNodeTypes.set(type, nodeType);
+}
+
 function captureLogger(): void {
 	// The Logger class must be n8n-core's own copy for Container to hand the same instance to nodes.
 	const rootRequire = createRequire(join(REPO_ROOT, 'package.json'));
@@ -103,6 +111,8 @@ async function load(): Promise<Loaded> {
 	await loader.loadAll();
 	const nodeTypes: INodeTypes = {
 		getByName(type: string): INodeType | IVersionedNodeType {
+			const extra = extraNodeTypes.get(type);
+			if (extra) return extra;
 			return loader.getNode(type.replace(`${PACKAGE_NAME}.`, '')).type;
 		},
 		getByNameAndVersion(type: string, version?: number): INodeType {
@@ -247,6 +257,8 @@ export interface RunOptions {
 	items?: INodeExecutionData[];
 	continueOnFail?: boolean;
 	nodeType?: string;
+	/** More node settings (typeVersion, retryOnFail, maxTries, ...), applied last. */
+	node?: Partial<INode>;
 }
 
 export interface RunResult {
@@ -273,6 +285,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		parameters: options.parameters as INodeParameters,
 		credentials: { [CREDENTIAL_TYPE]: { id: 'harness', name: 'Harness' } },
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		...options.node,
 	};
 	const workflow = new Workflow({
 		id: `wf-${++workflowCounter}`,
