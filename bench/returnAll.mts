@@ -4,7 +4,10 @@
 //   npm run bench:return-all            (BENCH_REPS=n to change the repetitions)
 import './lib/env.mts';
 
-import { runNode } from '../test/harness/engine.mts';
+import type { INodeProperties } from 'n8n-workflow';
+
+import { credentialType, runNode } from '../test/harness/engine.mts';
+import { BARE_LIST_TYPE } from './lib/bareNode.mts';
 import { httpRequestNode, httpRequestPaginationParameters } from './lib/httpRequestNode.mts';
 import { startRemoteSandbox, type RemoteSandbox } from './lib/remoteSandbox.mts';
 import { median, round, rotated, table, timed, writeResults, type Figure } from './lib/report.mts';
@@ -47,17 +50,51 @@ interface Contender {
 	run: () => Promise<string[]>;
 }
 
-function contenders(sandbox: RemoteSandbox, httpVersion: number | undefined): Contender[] {
+/**
+ * What-if for the diagnosis (the code is not changed): the credential's two notices shown by
+ * `_cnd: { regex }` conditions, which n8n evaluates in a vm sandbox every time it resolves the
+ * credential (once per request), replaced by plain startsWith conditions.
+ */
+function withoutRegexNotices(properties: INodeProperties[]): INodeProperties[] {
+	return properties.map((property) =>
+		JSON.stringify(property.displayOptions ?? {}).includes('"regex"')
+			? { ...property, displayOptions: { show: { baseUrl: [{ _cnd: { startsWith: 'http://' } }] } } }
+			: property,
+	);
+}
+
+async function contenders(sandbox: RemoteSandbox, httpVersion: number | undefined): Promise<Contender[]> {
 	const credentials = { apiKey: sandbox.keys.user, baseUrl: sandbox.baseUrl };
+	const runTheNode = async () => {
+		const result = await runNode({ parameters: { resource: 'asset', operation: 'getAll', returnAll: true }, credentials });
+		if (result.error) throw result.error;
+		return result.items.map((item) => String(item.json.id));
+	};
+	const type = await credentialType();
+	const shipped = type.properties;
 	const list: Contender[] = [
+		{ name: 'node (Return All)', run: runTheNode },
 		{
-			name: 'node (Return All)',
+			name: 'what-if: node, credential notices without regex',
 			run: async () => {
-				const result = await runNode({ parameters: { resource: 'asset', operation: 'getAll', returnAll: true }, credentials });
-				if (result.error) throw result.error;
-				return result.items.map((item) => String(item.json.id));
+				type.properties = withoutRegexNotices(shipped);
+				try {
+					return await runTheNode();
+				} finally {
+					type.properties = shipped;
+				}
 			},
 		},
+		...[true, false].map(
+			(withAuthentication): Contender => ({
+				name: `floor: bare node, ${withAuthentication ? 'httpRequestWithAuthentication' : 'httpRequest + own header'}`,
+				run: async () => {
+					const result = await runNode({ nodeType: BARE_LIST_TYPE, parameters: { path: '/assets', withAuthentication }, credentials });
+					if (result.error) throw result.error;
+					return result.items.map((item) => String(item.json.id));
+				},
+			}),
+		),
 		{ name: 'minimal client, 4 parallel', run: async () => await minimalClient(sandbox.baseUrl, sandbox.keys.user, 4) },
 		{ name: 'minimal client, all parallel', run: async () => await minimalClient(sandbox.baseUrl, sandbox.keys.user, Infinity) },
 	];
@@ -85,7 +122,7 @@ async function main(): Promise<void> {
 	if (!http.ok) console.warn(`HTTP Request node not measured: ${http.reason}`);
 	const sandbox = await startRemoteSandbox({ dataset: { videos: 100, assets: ASSETS } });
 	try {
-		const list = contenders(sandbox, http.ok ? http.version : undefined);
+		const list = await contenders(sandbox, http.ok ? http.version : undefined);
 		const times = new Map<string, number[]>(list.map((contender) => [contender.name, []]));
 		const requests = new Map<string, number>();
 		// Warm-up: every contender once (JIT, connections, engine load), checked for completeness.
@@ -136,6 +173,14 @@ async function main(): Promise<void> {
 				note: `medians ${round(node, 1)} ms vs ${round(minimal, 1)} ms`,
 			},
 		];
+		const whatIf = medians.get('what-if: node, credential notices without regex') ?? Number.NaN;
+		figures.push({
+			name: `Diagnosis, what-if: node with the credential's regex notices replaced / fastest minimal client`,
+			value: round(whatIf / minimal, 2),
+			unit: '×',
+			repetitions: REPS,
+			note: `median ${round(whatIf, 1)} ms; not the shipped code`,
+		});
 		const httpMedian = medians.get('HTTP Request node, pagination');
 		if (httpMedian !== undefined) {
 			figures.push({
