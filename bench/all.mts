@@ -10,6 +10,7 @@ const BENCHMARKS: Array<[string, string]> = [
 	['create', 'bench/createVideos.mts'],
 	['create-and-wait', 'bench/createAndWait.mts'],
 	['trigger', 'bench/trigger.mts'],
+	['profile', 'bench/profile.mts'],
 ];
 
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());

@@ -8,7 +8,7 @@ import './lib/env.mts';
 import type { RequestRecord } from '../sandbox/index.mts';
 import { runNode } from '../test/harness/engine.mts';
 import { startRemoteSandbox } from './lib/remoteSandbox.mts';
-import { median, round, table, timed, writeResults, type Figure } from './lib/report.mts';
+import { median, round, timed, writeResults, type Figure } from './lib/report.mts';
 
 const VIDEOS = 1000;
 const EXISTING = 10_000;
@@ -96,10 +96,7 @@ async function main(): Promise<void> {
 		published: run.published,
 		failed: run.failed,
 	}));
-	console.log(
-		`\nCreate ${VIDEOS} videos and wait (Check Every ${POLL_SECONDS} s; renders ${RENDER.queueMs / 1000}+${RENDER.minMs / 1000}..${RENDER.maxMs / 1000} s; ${EXISTING} older videos in the account)`,
-	);
-	console.log(table(rows));
+	const title = `Create ${VIDEOS} videos and wait (Check Every ${POLL_SECONDS} s; renders ${RENDER.queueMs / 1000} s queue + ${RENDER.minMs / 1000}..${RENDER.maxMs / 1000} s; ${EXISTING} older videos in the account), one row per repetition`;
 
 	const perRound = median(runs.map((run) => run.listRequestsPerRound));
 	const figures: Figure[] = [
@@ -126,7 +123,7 @@ async function main(): Promise<void> {
 			repetitions: REPS,
 		},
 	];
-	writeResults('create-and-wait', COMMAND, figures, { videos: VIDEOS, existing: EXISTING, pollSeconds: POLL_SECONDS, render: RENDER, repetitions: REPS, runs });
+	writeResults('create-and-wait', COMMAND, figures, { title, rows }, { videos: VIDEOS, existing: EXISTING, pollSeconds: POLL_SECONDS, render: RENDER, repetitions: REPS, runs });
 }
 
 await main();

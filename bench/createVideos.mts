@@ -10,7 +10,7 @@ import type { RequestRecord } from '../sandbox/index.mts';
 import { runNode } from '../test/harness/engine.mts';
 import { HTTP_REQUEST_TYPE, httpRequestCreateVideoParameters, httpRequestNode } from './lib/httpRequestNode.mts';
 import { startRemoteSandbox, type RemoteSandbox } from './lib/remoteSandbox.mts';
-import { median, round, rotated, table, timed, writeResults, type Figure } from './lib/report.mts';
+import { median, round, rotated, timed, writeResults, type Figure } from './lib/report.mts';
 
 const VIDEOS = 1000;
 const REPS = Number(process.env.BENCH_REPS ?? 3);
@@ -189,8 +189,7 @@ async function main(): Promise<void> {
 			'run error': runs.find((run) => run.outcome.runError)?.outcome.runError ?? '',
 		})),
 	);
-	console.log(`\nCreate ${VIDEOS} videos, ${REPS} interleaved repetitions after one warm-up (medians)`);
-	console.log(table(rows));
+	const title = `Create ${VIDEOS} videos, ${REPS} interleaved repetitions after one warm-up (medians)`;
 
 	const figures: Figure[] = [];
 	const at = (scenario: string, contender: string) => results[scenario]?.[contender];
@@ -216,7 +215,7 @@ async function main(): Promise<void> {
 			});
 		}
 	}
-	writeResults('create', COMMAND, figures, { videos: VIDEOS, repetitions: REPS, faultRate: FAULT_RATE, rows, results });
+	writeResults('create', COMMAND, figures, { title, rows }, { videos: VIDEOS, repetitions: REPS, faultRate: FAULT_RATE, rows, results });
 }
 
 await main();

@@ -10,7 +10,7 @@ import { credentialType, runNode } from '../test/harness/engine.mts';
 import { BARE_LIST_TYPE } from './lib/bareNode.mts';
 import { httpRequestNode, httpRequestPaginationParameters } from './lib/httpRequestNode.mts';
 import { startRemoteSandbox, type RemoteSandbox } from './lib/remoteSandbox.mts';
-import { median, round, rotated, table, timed, writeResults, type Figure } from './lib/report.mts';
+import { median, round, rotated, timed, writeResults, type Figure } from './lib/report.mts';
 
 const ASSETS = 10_000;
 const PAGE_SIZE = 100;
@@ -159,8 +159,7 @@ async function main(): Promise<void> {
 				'vs node': round(median(values) / node, 2),
 			};
 		});
-		console.log(`\nReturn All of ${ASSETS} assets, ${REPS} interleaved repetitions after one warm-up each`);
-		console.log(table(rows));
+		const title = `Return All of ${ASSETS} assets, ${REPS} interleaved repetitions after one warm-up each`;
 
 		const figures: Figure[] = [
 			{
@@ -193,7 +192,7 @@ async function main(): Promise<void> {
 				note: `medians ${round(httpMedian, 1)} ms vs ${round(node, 1)} ms`,
 			});
 		}
-		writeResults('return-all', COMMAND, figures, {
+		writeResults('return-all', COMMAND, figures, { title, rows }, {
 			assets: ASSETS,
 			repetitions: REPS,
 			timesMs: Object.fromEntries(times),

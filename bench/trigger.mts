@@ -10,7 +10,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox } from '../sandbox/index.mts';
 import { pollTrigger } from '../test/harness/engine.mts';
-import { median, round, table, timed, writeResults, type Figure } from './lib/report.mts';
+import { median, round, timed, writeResults, type Figure } from './lib/report.mts';
 
 const SIZES = [1000, 10_000, 100_000];
 const REPS = Number(process.env.BENCH_REPS ?? 5);
@@ -123,8 +123,7 @@ async function main(): Promise<void> {
 		'idle ms': round(med(result.idle, 'ms'), 1),
 		[`${FINISHED} finished ms`]: round(med(result.finished, 'ms'), 1),
 	}));
-	console.log(`\nTrigger: requests per poll (medians of ${REPS} polls each; "full scan" = pages of the whole list)`);
-	console.log(table(rows));
+	const title = `Trigger: requests per poll (medians of ${REPS} polls each; "full scan" = pages of the whole list)`;
 
 	const figures: Figure[] = results.flatMap((result) => {
 		const idleMax = Math.max(...result.idle.map((poll) => poll.requests));
@@ -153,7 +152,7 @@ async function main(): Promise<void> {
 			},
 		];
 	});
-	writeResults('trigger', COMMAND, figures, { repetitions: REPS, finished: FINISHED, rows, results });
+	writeResults('trigger', COMMAND, figures, { title, rows }, { repetitions: REPS, finished: FINISHED, rows, results });
 }
 
 await main();

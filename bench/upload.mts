@@ -11,7 +11,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { startSandbox } from '../sandbox/index.mts';
-import { median, round, table, writeResults, type Figure } from './lib/report.mts';
+import { median, round, writeResults, type Figure } from './lib/report.mts';
 
 const MIB = 1024 * 1024;
 const SIZES_MIB = [20, 200];
@@ -82,8 +82,7 @@ async function main(): Promise<void> {
 			'MB/s': round((mib * MIB) / 1e6 / (median(runs.map((run) => run.durationMs)) / 1000), 0),
 		};
 	});
-	console.log(`\nUpload through the node, peak RSS of the process running it, ${REPS} child processes per size (median)`);
-	console.log(table(summary));
+	const title = `Upload through the node, peak RSS of the process running it, ${REPS} child processes per size (medians)`;
 
 	const big = reports.get(200) ?? [];
 	const bigAbove = median(big.map((run) => run.peakAboveBaselineMB));
@@ -103,7 +102,7 @@ async function main(): Promise<void> {
 			repetitions: REPS,
 		},
 	];
-	writeResults('upload', COMMAND, figures, { repetitions: REPS, runs: Object.fromEntries(reports), summary });
+	writeResults('upload', COMMAND, figures, { title, rows: summary }, { repetitions: REPS, runs: Object.fromEntries(reports), summary });
 }
 
 await main();

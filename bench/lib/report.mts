@@ -67,11 +67,28 @@ export function machine(): Record<string, string | number> {
 
 export const RESULTS_DIR = join(process.cwd(), 'bench', 'results');
 
-/** Prints the figures and writes bench/results/<name>.json. */
-export function writeResults(name: string, command: string, figures: Figure[], details: Record<string, unknown>): void {
+export interface DetailTable {
+	title: string;
+	rows: Row[];
+}
+
+export interface Results {
+	name: string;
+	command: string;
+	date: string;
+	machine: Record<string, string | number>;
+	figures: Figure[];
+	table: DetailTable;
+	details: Record<string, unknown>;
+}
+
+/** Prints the detail table and the figures, and writes bench/results/<name>.json. */
+export function writeResults(name: string, command: string, figures: Figure[], detail: DetailTable, details: Record<string, unknown>): void {
 	mkdirSync(RESULTS_DIR, { recursive: true });
-	const result = { name, command, date: new Date().toISOString(), machine: machine(), figures, details };
+	const result: Results = { name, command, date: new Date().toISOString(), machine: machine(), figures, table: detail, details };
 	writeFileSync(join(RESULTS_DIR, `${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
+	console.log(`\n${detail.title}`);
+	console.log(table(detail.rows));
 	console.log(`\n${name}: figures`);
 	console.log(
 		table(
