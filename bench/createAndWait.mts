@@ -96,20 +96,20 @@ async function main(): Promise<void> {
 		published: run.published,
 		failed: run.failed,
 	}));
-	const title = `Create ${VIDEOS} videos and wait (Check Every ${POLL_SECONDS} s; renders ${RENDER.queueMs / 1000} s queue + ${RENDER.minMs / 1000}..${RENDER.maxMs / 1000} s; ${EXISTING} older videos in the account), one row per repetition`;
+	const title = `Create ${VIDEOS.toLocaleString('en-US')} videos and wait (Check Every ${POLL_SECONDS} s; renders ${RENDER.queueMs / 1000} s queue + ${RENDER.minMs / 1000}..${RENDER.maxMs / 1000} s; ${EXISTING.toLocaleString('en-US')} older videos in the account), one row per repetition`;
 
 	const perRound = median(runs.map((run) => run.listRequestsPerRound));
 	const figures: Figure[] = [
-		{ name: `Create-and-wait ${VIDEOS}: rounds`, value: median(runs.map((run) => run.rounds)), unit: '', repetitions: REPS },
+		{ name: `Create-and-wait ${VIDEOS.toLocaleString('en-US')}: rounds`, value: median(runs.map((run) => run.rounds)), unit: '', repetitions: REPS },
 		{
-			name: `Create-and-wait ${VIDEOS}: list requests spent waiting`,
+			name: `Create-and-wait ${VIDEOS.toLocaleString('en-US')}: list requests spent waiting`,
 			value: median(runs.map((run) => run.listRequests)),
 			unit: '',
 			repetitions: REPS,
 		},
-		{ name: `Create-and-wait ${VIDEOS}: list requests per round`, value: round(perRound, 1), unit: '', repetitions: REPS },
+		{ name: `Create-and-wait ${VIDEOS.toLocaleString('en-US')}: list requests per round`, value: round(perRound, 1), unit: '', repetitions: REPS },
 		{
-			name: `Create-and-wait ${VIDEOS}: naive polls per round (${VIDEOS}) / list requests per round`,
+			name: `Create-and-wait ${VIDEOS.toLocaleString('en-US')}: naive polls per round (${VIDEOS.toLocaleString('en-US')}) / list requests per round`,
 			value: round(VIDEOS / perRound, 1),
 			unit: '×',
 			target: 'list scans, not 1,000 polls per round',
@@ -117,7 +117,7 @@ async function main(): Promise<void> {
 			repetitions: REPS,
 		},
 		{
-			name: `Create-and-wait ${VIDEOS}: full-list scan per round / list requests per round`,
+			name: `Create-and-wait ${VIDEOS.toLocaleString('en-US')}: full-list scan per round / list requests per round`,
 			value: round(median(runs.map((run) => run.fullScanPages / run.listRequestsPerRound)), 1),
 			unit: '×',
 			repetitions: REPS,

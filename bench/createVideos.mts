@@ -189,7 +189,7 @@ async function main(): Promise<void> {
 			'run error': runs.find((run) => run.outcome.runError)?.outcome.runError ?? '',
 		})),
 	);
-	const title = `Create ${VIDEOS} videos, ${REPS} interleaved repetitions after one warm-up (medians)`;
+	const title = `Create ${VIDEOS.toLocaleString('en-US')} videos, ${REPS} interleaved repetitions after one warm-up (medians)`;
 
 	const figures: Figure[] = [];
 	const at = (scenario: string, contender: string) => results[scenario]?.[contender];
@@ -197,7 +197,7 @@ async function main(): Promise<void> {
 		const node = at(scenario.name, 'node') ?? [];
 		const nodeMs = median(node.map((run) => run.ms));
 		figures.push({
-			name: `Create ${VIDEOS} (${scenario.name}): node wall time`,
+			name: `Create ${VIDEOS.toLocaleString('en-US')} (${scenario.name}): node wall time`,
 			value: round(nodeMs / 1000, 2),
 			unit: 's',
 			repetitions: REPS,
@@ -207,7 +207,7 @@ async function main(): Promise<void> {
 		if (reference) {
 			const refMs = median(reference.map((run) => run.ms));
 			figures.push({
-				name: `Create ${VIDEOS} (${scenario.name}): node time / HTTP Request${scenario.retryAfter === undefined ? '' : ' (error loop)'} time`,
+				name: `Create ${VIDEOS.toLocaleString('en-US')} (${scenario.name}): node time / HTTP Request${scenario.retryAfter === undefined ? '' : ' (error loop)'} time`,
 				value: round(nodeMs / refMs, 2),
 				unit: '×',
 				repetitions: REPS,

@@ -61,8 +61,8 @@ const WATCHED: Array<[string, (frame: CallFrame) => boolean]> = [
 interface Summary {
 	runs: number;
 	msPerRun: number;
-	packages: Array<{ package: string; msPerRun: number; share: string }>;
-	calls: Array<{ call: string; msPerRun: number; share: string }>;
+	packages: Array<Record<string, string | number>>;
+	calls: Array<Record<string, string | number>>;
 }
 
 function analyse(profile: Profile): Summary {
@@ -96,8 +96,8 @@ function analyse(profile: Profile): Summary {
 		packages: [...packages]
 			.sort((a, b) => b[1] - a[1])
 			.slice(0, 12)
-			.map(([name, time]) => ({ package: name, msPerRun: perRun(time), share: share(time) })),
-		calls: [...watched].map(([label, time]) => ({ call: label, msPerRun: perRun(time), share: share(time) })),
+			.map(([name, time]) => ({ package: name, 'ms per run': perRun(time), share: share(time) })),
+		calls: [...watched].map(([label, time]) => ({ call: label, 'ms per run': perRun(time), share: share(time) })),
 	};
 	console.log(`\nProfile of ${RUNS} Return All runs: ${summary.msPerRun} ms per run in all (sampled)`);
 	console.log('\nSelf time by package');

@@ -159,11 +159,11 @@ async function main(): Promise<void> {
 				'vs node': round(median(values) / node, 2),
 			};
 		});
-		const title = `Return All of ${ASSETS} assets, ${REPS} interleaved repetitions after one warm-up each`;
+		const title = `Return All of ${ASSETS.toLocaleString('en-US')} assets, ${REPS} interleaved repetitions after one warm-up each`;
 
 		const figures: Figure[] = [
 			{
-				name: `Return All ${ASSETS} assets: node time / fastest minimal client (${minimalName})`,
+				name: `Return All ${ASSETS.toLocaleString('en-US')} assets: node time / fastest minimal client (${minimalName})`,
 				value: round(node / minimal, 2),
 				unit: '×',
 				target: '<= 1.25',
@@ -183,7 +183,7 @@ async function main(): Promise<void> {
 		const httpMedian = medians.get('HTTP Request node, pagination');
 		if (httpMedian !== undefined) {
 			figures.push({
-				name: `Return All ${ASSETS} assets: HTTP Request node (pagination) time / node time`,
+				name: `Return All ${ASSETS.toLocaleString('en-US')} assets: HTTP Request node (pagination) time / node time`,
 				value: round(httpMedian / node, 2),
 				unit: '×',
 				target: '>= 3',

@@ -130,7 +130,7 @@ async function main(): Promise<void> {
 		const finished = med(result.finished, 'requests');
 		return [
 			{
-				name: `Trigger, ${result.videos} videos: requests per idle poll (max of ${REPS})`,
+				name: `Trigger, ${result.videos.toLocaleString('en-US')} videos: requests per idle poll (max of ${REPS})`,
 				value: idleMax,
 				unit: '',
 				target: `<= ${IDLE_TARGET}`,
@@ -138,14 +138,14 @@ async function main(): Promise<void> {
 				repetitions: REPS,
 			},
 			{
-				name: `Trigger, ${result.videos} videos: requests per poll, ${FINISHED} finished since the last`,
+				name: `Trigger, ${result.videos.toLocaleString('en-US')} videos: requests per poll, ${FINISHED} finished since the last`,
 				value: finished,
 				unit: '',
 				repetitions: REPS,
 				note: `${med(result.newAndFinished, 'requests')} when the ${FINISHED} were also created since the last poll; ${result.seededFinished.requests} for ${FINISHED} of the seed's in-flight videos; full scan ${result.fullScanPages}`,
 			},
 			{
-				name: `Trigger, ${result.videos} videos: full-list scan / poll with ${FINISHED} finished`,
+				name: `Trigger, ${result.videos.toLocaleString('en-US')} videos: full-list scan / poll with ${FINISHED} finished`,
 				value: round(result.fullScanPages / finished, 1),
 				unit: '×',
 				repetitions: REPS,
