@@ -47,11 +47,11 @@ function packageOf(url: string, functionName: string): string {
 /** Inclusive time of calls whose frame matches, counted once per sample. */
 const WATCHED: Array<[string, (frame: CallFrame) => boolean]> = [
 	['httpRequestWithAuthentication (n8n-core)', (f) => f.functionName === 'httpRequestWithAuthentication' && f.url.includes('authentication.js')],
-	['  getCredentials → getDecrypted → getNodeParameters', (f) => f.functionName === 'getDecrypted'],
-	['    of which regex display conditions in a vm (safe-regex)', (f) => f.functionName === 'run' && f.url.includes('safe-regex')],
-	['  authenticate (credential expression)', (f) => f.functionName === 'authenticate' && f.url.includes('harness')],
-	['  httpRequest (@n8n/backend-network, axios; sending only: parsing answers runs in callbacks)', (f) => f.functionName === 'httpRequest' && f.url.includes('backend-network')],
-	['    of which new TCP connections (net connect)', (f) => f.functionName === 'internalConnect'],
+	['↳ getCredentials → getDecrypted → getNodeParameters', (f) => f.functionName === 'getDecrypted'],
+	['↳↳ of which regex display conditions in a vm (safe-regex)', (f) => f.functionName === 'run' && f.url.includes('safe-regex')],
+	['↳ authenticate (credential expression)', (f) => f.functionName === 'authenticate' && f.url.includes('harness')],
+	['↳ httpRequest (@n8n/backend-network, axios; sending only: parsing answers runs in callbacks)', (f) => f.functionName === 'httpRequest' && f.url.includes('backend-network')],
+	['↳↳ of which new TCP connections (net connect)', (f) => f.functionName === 'internalConnect'],
 	['node: mergePages', (f) => f.functionName === 'mergePages'],
 	['node: router (items out)', (f) => f.functionName === 'router'],
 	['garbage collector', (f) => f.functionName === '(garbage collector)'],

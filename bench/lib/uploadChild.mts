@@ -4,6 +4,7 @@
 import './env.mts';
 
 import { createReadStream, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 
 import { binaryItem, engine, runNode } from '../../test/harness/engine.mts';
 
@@ -67,6 +68,14 @@ const peak = status('VmHWM');
 if (result.error) throw result.error;
 const uploadedSize = Number(result.items[0]?.json.size);
 
+// Control, to show the instrument sees a file held in memory: the same file read into a Buffer.
+await settle();
+const controlBaseline = status('VmRSS');
+resetPeak();
+const held = await readFile(file);
+const controlPeak = status('VmHWM') - controlBaseline;
+if (held.length !== size) throw new Error('control read a different size');
+
 process.send?.({
 	fileBytes: size,
 	uploadedBytes: uploadedSize,
@@ -76,5 +85,6 @@ process.send?.({
 	peakAboveBaselineMB: (peak - baseline) / MB,
 	sampledPeakAboveBaselineMB: (sampledPeak - baseline) / MB,
 	storeStepPeakAboveBaselineMB: storePeak / MB,
+	controlReadIntoMemoryAboveBaselineMB: controlPeak / MB,
 	durationMs,
 });
