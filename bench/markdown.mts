@@ -144,6 +144,33 @@ Self time by package:
 ${markdownTable(profile.packages)}`;
 }
 
+/** What the create benchmark shows, with the figures of the same run. */
+function createNotes(results: Results): string {
+	const row = (scenario: string, contender: string) => results.table.rows.find((entry) => entry.scenario === scenario && entry.contender === contender);
+	const slow = '10% 429, Retry-After 1';
+	const node = row(slow, 'node');
+	const loop = row(slow, 'HTTP Request + error loop with Wait');
+	const retry = row('10% 429, Retry-After 0', 'HTTP Request + Retry On Fail (3 tries, 1 s)');
+	const plain = row('10% 429, Retry-After 0', 'HTTP Request node');
+	if (!node || !loop || !retry || !plain) return '';
+	return `### What this shows
+
+- Without faults the node and the HTTP Request node take about the same time (the HTTP Request node sends all 1,000
+  requests at once; the node 4 items at a time).
+- With 429s the node creates every video exactly once (${node['videos created']} created, ${node['POST requests']} POSTs for ${node['429s']} 429s) with no
+  workflow around it. The HTTP Request node as is fails the run at the first 429 (${plain['videos created']} videos created, none
+  output). With Retry On Fail it sends every item again on each try: ${retry['POST requests']} POSTs, **${retry['videos created']} videos created
+  for 1,000 items** (duplicates, credits spent twice) and the run still fails. Only the hand-built error loop gets it
+  right.
+- **Finding (no target, but worth fixing): with Retry-After 1 the node takes ${node['median s']} s against ${loop['median s']} s for the
+  error loop.** The node runs 4 items at a time (\`ITEM_CONCURRENCY\` in actions/router.ts) and an item that gets a
+  429 sleeps for Retry-After inside its worker (transport/request.ts \`sendWithRetries\`), so ${node['429s']} 429s × 1 s / 4 workers
+  ≈ ${round(Number(node['429s']) / 4, 0)} s of the run is workers asleep. Suggested fix (nodes/, not bench/): let a rate-limited item give its
+  worker back (put it in a retry queue with a not-before time and take the next item), or share one pause across
+  workers for the Retry-After the server asked, instead of sleeping per item; the error loop above, which defers
+  failed items the same way, shows the order of what that would give.`;
+}
+
 function main(): void {
 	const all = ORDER.map(([name, title]) => ({ name, title, results: read(name) }));
 	const ran = all.filter((entry) => entry.results);
@@ -178,7 +205,12 @@ function main(): void {
 				Note: figure.note ?? '',
 			})),
 		);
-		const diagnosis = name === 'return-all' && results.figures.some((figure) => figure.met === false) ? `\n\n${returnAllDiagnosis(results)}` : '';
+		const diagnosis =
+			name === 'return-all' && results.figures.some((figure) => figure.met === false)
+				? `\n\n${returnAllDiagnosis(results)}`
+				: name === 'create'
+					? `\n\n${createNotes(results)}`
+					: '';
 		return `## ${title}
 
 Command: \`${results.command}\` · run ${results.date} · results: \`bench/results/${name}.json\`
