@@ -24,7 +24,13 @@ for (const [name, file] of BENCHMARKS) {
 	if (only && !only.includes(name)) continue;
 	console.log(`\n=== ${name} (${file}) ===`);
 	const begun = Date.now();
-	const run = spawnSync(process.execPath, ['--import', 'tsx', file], { stdio: 'inherit' });
+	let run = spawnSync(process.execPath, ['--import', 'tsx', file], { stdio: 'inherit' });
+	if (run.status !== 0) {
+		// Others build in the same tree: dist/ may have been half rewritten. Build and try once more.
+		console.log(`=== ${name} failed (exit ${run.status}); building again and retrying once ===`);
+		spawnSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
+		run = spawnSync(process.execPath, ['--import', 'tsx', file], { stdio: 'inherit' });
+	}
 	seconds[name] = (Date.now() - begun) / 1000;
 	console.log(`=== ${name}: ${run.status === 0 ? 'done' : `FAILED (exit ${run.status})`} in ${round(seconds[name], 1)} s ===`);
 	if (run.status !== 0) failed.push(name);
