@@ -3,11 +3,11 @@
 // .n8n-e2e/, progress shown), then runs test/e2e/*.e2e.mts with node:test under tsx against the
 // real n8n and the sandbox. Not part of `npm test`. Extra arguments go to node (e.g.
 // --test-name-pattern=trigger).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureN8n, findRoot, makeLogger, projectPaths } from './lib/n8n.mjs';
+import { ensureBuilt, ensureN8n, findRoot, makeLogger, projectPaths } from './lib/n8n.mjs';
 
 const log = makeLogger('e2e');
 const root = findRoot(dirname(fileURLToPath(import.meta.url)));
@@ -15,18 +15,11 @@ const paths = projectPaths(root);
 const started = Date.now();
 const seconds = () => `${Math.round((Date.now() - started) / 1000)} s`;
 
-log('Building the package (npm run build)');
-const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' });
-if (build.status !== 0) {
-	console.log(build.stdout, build.stderr);
-	log('npm run build failed');
-	process.exit(1);
-}
-
 try {
+	ensureBuilt(paths, log, true);
 	await ensureN8n(paths, log);
 } catch (error) {
-	log(`Could not install n8n: ${error instanceof Error ? error.message : String(error)}`);
+	log(`Setup failed: ${error instanceof Error ? error.message : String(error)}`);
 	process.exit(1);
 }
 log(`n8n ready after ${seconds()}; running the end-to-end tests`);

@@ -203,8 +203,8 @@ export function ensureBuilt(paths, log, force = false) {
 	const built = join(paths.dist, 'nodes', 'VideoPersonalization', 'VideoPersonalization.node.js');
 	if (existsSync(built) && !force) return;
 	log('Building the package (npm run build)');
-	const r = spawnSync('npm', ['run', 'build'], { cwd: paths.root, stdio: 'inherit' });
-	if (r.status !== 0) throw new Error('npm run build failed');
+	const r = spawnSync('npm', ['run', 'build'], { cwd: paths.root, encoding: 'utf8' });
+	if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stdout}\n${r.stderr}`);
 }
 
 /**
