@@ -2,7 +2,7 @@
 // registered in the harness's engine so it runs through the same WorkflowExecute as our node.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 
 import type { IDataObject, INodeType, IVersionedNodeType } from 'n8n-workflow';
 
@@ -15,11 +15,13 @@ export type HttpRequestNodeStatus =
 	| { ok: true; version: number; packageDir: string; packageVersion: string }
 	| { ok: false; reason: string };
 
-/** node_modules/n8n-nodes-base under .n8n-e2e (directly, or inside n8n's own node_modules). */
+/** node_modules/n8n-nodes-base under .n8n-e2e (as scripts/lib/n8n.mjs installs it: .n8n-e2e/n8n), complete installs only. */
 export function findNodesBase(): string | undefined {
 	if (!existsSync(E2E_DIR)) return undefined;
 	const roots = [E2E_DIR, ...readdirSync(E2E_DIR, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => join(E2E_DIR, entry.name))];
 	for (const root of roots) {
+		// scripts/lib/n8n.mjs writes this marker when its install of n8n is complete.
+		if (root.endsWith(`${sep}n8n`) && !existsSync(join(root, '.install-complete.json'))) continue;
 		for (const candidate of [
 			join(root, 'node_modules', 'n8n-nodes-base'),
 			join(root, 'node_modules', 'n8n', 'node_modules', 'n8n-nodes-base'),
