@@ -94,6 +94,9 @@ function returnAllDiagnosis(results: Results): string {
 	const lMin4 = ms('+', 'minimal client, 4 parallel');
 	const lMinAll = ms('+', 'minimal client, all parallel');
 	const lHttp = ms('+', 'HTTP Request node, pagination');
+	const wideName = String(results.table.rows.find((row) => String(row.contender).startsWith('what-if: node, PAGE_CONCURRENCY'))?.contender ?? '');
+	const lWide = ms('+', wideName);
+	const wideCount = /\d+$/.exec(wideName)?.[0] ?? '10';
 	const latency = String(results.table.rows.find((row) => String(row.scenario).startsWith('+'))?.scenario ?? '+20 ms per request');
 	if (![node, withAuth, ownHeader, whatIf, minimal].every(Number.isFinite)) return '';
 	const x = (a: number, b: number) => `${round(a / b, 2)}×`;
@@ -123,9 +126,10 @@ bare node through \`httpRequest\` with its own header ${ownHeader}; fastest mini
 - **With latency, as against a real service** (every answer ${latency.replace(/^\+/, '').replace(' per request', '')} later, sandbox \`slow\` fault): node ${lNode} ms, minimal
   client 4 at a time ${lMin4} ms (${x(lNode, lMin4)}), all at once ${lMinAll} ms (${x(lNode, lMinAll)}), HTTP Request node ${lHttp} ms (${x(lHttp, lNode)} the node).
   There the node is bound by its 4 pages in flight (\`PAGE_CONCURRENCY\` in transport/pagination.ts), as fast as a
-  minimal client with the same limit. **Suggested fix 2 (nodes/)**: raise \`PAGE_CONCURRENCY\` to about 10: with
-  latency the node's time falls about in proportion (100 pages / 10 ≈ 10 round trips instead of 25), which puts the
-  HTTP Request node ratio past 3×; it does not help on loopback, where the client's CPU is the limit.
+  minimal client with the same limit. **Suggested fix 2 (nodes/)**: raise \`PAGE_CONCURRENCY\` to about ${wideCount}. What-if,
+  measured in the same run (the built module's constant set at run time): ${lWide} ms with latency, ${x(lWide, lNode)} the shipped
+  node; the HTTP Request node then takes ${x(lHttp, lWide)} as long. It does not help on loopback (row above), where the client's
+  CPU is the limit.
 - What is left after both (axios and a new connection per request, the auth expression) is inside n8n's request
   helper, which a verified node must use (manual auth headers are a lint error). In a real n8n, \`getCredentials\`
   also reads the credential from the database on every request, so the per-request cost there is higher, not lower.`;
