@@ -52,7 +52,9 @@ stores it, manual sandbox clock, at 1,000 / 10,000 / 100,000 videos. The seed's 
 flight, so the draft and processing lists are never empty. Per repetition: an idle poll; 50 new videos seen in
 flight by one poll, then finished before the next (that next poll is counted); 50 videos created and finished
 between two polls. Last, 50 of the seed's in-flight videos (in flight since before the first poll) finish. Every
-poll with finished videos is checked to emit exactly 50 events.`,
+poll with finished videos is checked to emit exactly 50 events. The 50 new videos sit at the newest end of the list,
+which the poll reads anyway, so they cost nothing extra; videos found again by their rank cost a page each (the
+"seed's finished" column).`,
 };
 
 function read(name: string): Results | undefined {

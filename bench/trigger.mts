@@ -99,7 +99,7 @@ async function measureSize(videos: number): Promise<SizeResult> {
 		for (const video of inFlight.slice(0, FINISHED)) store.setVideoOutcome(video.id, { status: 'failed' });
 		const seededFinished = await trigger.poll();
 		if (seededFinished.events !== Math.min(FINISHED, inFlight.length)) throw new Error(`${seededFinished.events} events for the seed's videos (${videos})`);
-		return { ...result, seededFinished, fullScanPages: Math.ceil(store.listVideos().length / PAGE_SIZE) };
+		return { ...result, seededFinished, fullScanPages: Math.ceil(videos / PAGE_SIZE) };
 	} finally {
 		await sandbox.close();
 	}
@@ -123,7 +123,7 @@ async function main(): Promise<void> {
 		'idle ms': round(med(result.idle, 'ms'), 1),
 		[`${FINISHED} finished ms`]: round(med(result.finished, 'ms'), 1),
 	}));
-	const title = `Trigger: requests per poll (medians of ${REPS} polls each; "full scan" = pages of the whole list)`;
+	const title = `Trigger: requests per poll (medians of ${REPS} polls each; "full scan" = pages of the whole list at its starting size)`;
 
 	const figures: Figure[] = results.flatMap((result) => {
 		const idleMax = Math.max(...result.idle.map((poll) => poll.requests));
