@@ -1,6 +1,6 @@
 // Statistics, the printed table and bench/results/<name>.json for every benchmark.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem, type as osType, release } from 'node:os';
+import { cpus, loadavg, totalmem, type as osType, release } from 'node:os';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 
@@ -80,12 +80,14 @@ export interface Results {
 	figures: Figure[];
 	table: DetailTable;
 	details: Record<string, unknown>;
+	/** Load average (1, 5, 15 min) when the benchmark finished: the machine is shared with other work. */
+	loadAverage: number[];
 }
 
 /** Prints the detail table and the figures, and writes bench/results/<name>.json. */
 export function writeResults(name: string, command: string, figures: Figure[], detail: DetailTable, details: Record<string, unknown>): void {
 	mkdirSync(RESULTS_DIR, { recursive: true });
-	const result: Results = { name, command, date: new Date().toISOString(), machine: machine(), figures, table: detail, details };
+	const result: Results = { name, command, date: new Date().toISOString(), machine: machine(), figures, table: detail, details, loadAverage: loadavg().map((value) => round(value, 2)) };
 	writeFileSync(join(RESULTS_DIR, `${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
 	console.log(`\n${detail.title}`);
 	console.log(table(detail.rows));
