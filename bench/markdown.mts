@@ -234,7 +234,7 @@ function main(): void {
 					: '';
 		return `## ${title}
 
-Command: \`${results.command}\` · run ${results.date} · results: \`bench/results/${name}.json\`
+Command: \`${results.command}\` · run ${results.date}${results.loadAverage ? ` · load average at the end ${results.loadAverage.join(' / ')} (1/5/15 min, 2 cores)` : ''} · results: \`bench/results/${name}.json\`
 
 ${ABOUT[name] ?? ''}
 
@@ -250,7 +250,8 @@ ${figures}${diagnosis}`;
 Written by \`bench/markdown.mts\` from \`bench/results/*.json\` at the end of \`npm run bench\`: every number below comes
 from the last run of its benchmark (date in each section). Do not edit by hand; run the benchmarks again.
 
-Each figure is measured in one run: both sides of a comparison run in the same process against the same sandbox,
+The machine is shared with other work (builds, tests, a real n8n), so wall times carry noise; each section gives
+the load average when it finished. Ratios are what to read: each figure is measured in one run: both sides of a comparison run in the same process against the same sandbox,
 interleaved (order rotated) after a warm-up, and the medians of the stated number of repetitions are compared.
 Benchmarks start their own sandbox on 127.0.0.1 and run the built node (\`dist/\`, built by the npm scripts) through
 n8n-core's real engine (test/harness/engine.mts). They are not part of \`npm test\`.
