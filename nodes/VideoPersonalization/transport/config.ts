@@ -35,7 +35,8 @@ function parseHttpUrl(raw: string, label: string): { ok: true; url: URL } | { ok
 	if (url.username || url.password) {
 		return { ok: false, message: `${label} must not contain a user name or password` };
 	}
-	if (url.search || url.hash) {
+	// An empty query or fragment ("…/v1?", "…/v1#") leaves search and hash empty but stays in href.
+	if (url.search || url.hash || /[?#]/.test(url.href)) {
 		return { ok: false, message: `${label} must not contain a query (?) or fragment (#)` };
 	}
 	return { ok: true, url };

@@ -13,7 +13,15 @@ export async function mapWithConcurrency<Input, Output>(
 	async function worker(): Promise<void> {
 		while (!failed && next < inputs.length) {
 			const index = next++;
-			results[index] = await task(inputs[index], index).catch(async (error: unknown) => {
+			let running: Promise<Output>;
+			try {
+				running = task(inputs[index], index);
+			} catch (error) {
+				// A task that throws before returning its promise fails like one that rejects.
+				failed = true;
+				running = Promise.reject(error);
+			}
+			results[index] = await running.catch(async (error: unknown) => {
 				failed = true;
 				return await Promise.reject(error);
 			});

@@ -39,6 +39,8 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
 	if (value === undefined) return undefined;
 	const text = value.trim();
 	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+	// Every HTTP date has a time of day; Date.parse alone reads words and bare numbers ("-5", "a 2") as past dates.
+	if (!/\d{2}:\d{2}:\d{2}/.test(text)) return undefined;
 	const date = Date.parse(text);
 	if (Number.isNaN(date)) return undefined;
 	return Math.max(0, date - nowMs);

@@ -45,8 +45,11 @@ export function readState(staticData: IDataObject): TriggerState | undefined {
 	if (
 		(order !== 'newest-first' && order !== 'oldest-first' && order !== 'unknown') ||
 		typeof raw.covered !== 'number' ||
+		!Number.isInteger(raw.covered) ||
+		raw.covered < 0 ||
 		pending === null ||
-		typeof pending !== 'object'
+		typeof pending !== 'object' ||
+		Array.isArray(pending)
 	) {
 		return undefined;
 	}
