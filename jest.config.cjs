@@ -14,7 +14,7 @@ module.exports = {
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.mts'],
 	moduleFileExtensions: ['mts', 'ts', 'js', 'mjs', 'cjs', 'json'],
-	transform: { '^.+\\.m?ts$': swc },
+	transform: { '^.+\\.(m?ts|mjs)$': swc },
 	setupFiles: ['<rootDir>/test/harness/env.mts'],
 	setupFilesAfterEnv: ['<rootDir>/test/harness/cleanup.mts'],
 	testTimeout: 60000,

@@ -51,8 +51,10 @@ export class VideoPersonalizationApi implements ICredentialType {
 			name: 'baseUrlVersionNotice',
 			type: 'notice',
 			default: '',
+			// startsWith/endsWith rather than regex conditions: n8n evaluates these on every
+			// request the nodes make, and its regex conditions run in a sandboxed VM (BENCHMARKS.md).
 			displayOptions: {
-				hide: { baseUrl: ['', { _cnd: { regex: '/v1/*\\s*$' } }] },
+				hide: { baseUrl: ['', { _cnd: { endsWith: '/v1' } }, { _cnd: { endsWith: '/v1/' } }] },
 			},
 		},
 		{
@@ -61,8 +63,17 @@ export class VideoPersonalizationApi implements ICredentialType {
 			name: 'baseUrlHttpsNotice',
 			type: 'notice',
 			default: '',
+			// A hint only: the nodes and the credential test refuse any non-loopback http address.
 			displayOptions: {
-				show: { baseUrl: [{ _cnd: { regex: '^\\s*http://(?!(localhost|127\\.\\d+\\.\\d+\\.\\d+|\\[::1\\])([:/]|$))' } }] },
+				show: { baseUrl: [{ _cnd: { startsWith: 'http://' } }] },
+				hide: {
+					baseUrl: [
+						'http://localhost',
+						...['localhost:', 'localhost/', '127.', '[::1]'].map((host) => ({
+							_cnd: { startsWith: `http://${host}` },
+						})),
+					],
+				},
 			},
 		},
 		{

@@ -298,11 +298,42 @@ export function runN8nCli(runtime, env, args, { timeoutMs = 10 * 60_000 } = {}) 
 	});
 }
 
-/** The JSON document that `n8n execute --rawOutput` prints after its log lines. */
+/**
+ * The JSON document that `n8n execute --rawOutput` prints among its log lines. Log lines can
+ * come before and after it (n8n's shutdown and the task runner log to stdout too), so this
+ * takes the first balanced `{...}` that starts a line and parses as JSON.
+ */
 export function parseRawOutput(stdout) {
-	const start = stdout.search(/^\{/m);
-	if (start < 0) throw new Error(`No JSON in the output of n8n execute:\n${stdout.slice(-3000)}`);
-	return JSON.parse(stdout.slice(start));
+	const starts = [...stdout.matchAll(/^\{/gm)].map((m) => m.index);
+	for (const start of starts) {
+		const end = balancedObjectEnd(stdout, start);
+		if (end < 0) continue;
+		try {
+			return JSON.parse(stdout.slice(start, end));
+		} catch {
+			// a log line that happens to start with "{": try the next candidate
+		}
+	}
+	throw new Error(`No JSON document in the output of n8n execute:\n${stdout.slice(-3000)}`);
+}
+
+/** Index just past the "}" that closes the object opening at `start`, or -1; skips strings. */
+function balancedObjectEnd(text, start) {
+	let depth = 0;
+	let inString = false;
+	for (let i = start; i < text.length; i++) {
+		const ch = text[i];
+		if (inString) {
+			if (ch === '\\') i++;
+			else if (ch === '"') inString = false;
+		} else if (ch === '"') inString = true;
+		else if (ch === '{' || ch === '[') depth++;
+		else if (ch === '}' || ch === ']') {
+			depth--;
+			if (depth === 0) return i + 1;
+		}
+	}
+	return -1;
 }
 
 function killGroup(child, signal) {

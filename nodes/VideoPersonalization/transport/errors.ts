@@ -256,7 +256,6 @@ function describeNetwork(
 			};
 		case 'ECONNRESET':
 		case 'EPIPE':
-		case 'SOCKET_HANG_UP':
 			return {
 				message: `The connection to the service dropped while trying to ${action}`,
 				description: `The service closed the connection before answering.${committed}${retried}`,

@@ -101,7 +101,7 @@ export function checkUpload(facts: UploadFacts): UploadCheck {
 		return {
 			ok: false,
 			field: 'Type',
-			problem: `${described} is ${found.format.label}, which is not a ${type} format; ${type} accepts ${accepted(type)}`,
+			problem: `${described} is ${found.format.label}, which is not ${type === 'video' ? 'a' : 'an'} ${type} format; ${type} accepts ${accepted(type)}`,
 		};
 	}
 	const rule = ASSET_RULES[type];

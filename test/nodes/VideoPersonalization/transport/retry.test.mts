@@ -22,7 +22,6 @@ describe('isRetryable', () => {
 		['ECONNREFUSED (never connected)', network('ECONNREFUSED'), true, true],
 		['ECONNRESET', network('ECONNRESET'), true, false],
 		['EPIPE', network('EPIPE'), true, false],
-		['SOCKET_HANG_UP', network('SOCKET_HANG_UP'), true, false],
 		['TIMEOUT', network('TIMEOUT'), true, false],
 		['ETIMEDOUT', network('ETIMEDOUT'), true, false],
 		['EAI_AGAIN', network('EAI_AGAIN'), true, false],

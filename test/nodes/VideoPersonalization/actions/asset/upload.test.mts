@@ -72,7 +72,8 @@ describe('Asset > Upload', () => {
 
 	it.each([
 		['a format the service does not take', 'notes.pdf', 'application/pdf', 'auto', 1000, /Input Binary Field: "notes\.pdf" \(application\/pdf\) is not a format the service accepts/],
-		['a type that does not match the file', 'clip.mp4', 'video/mp4', 'image', 1000, /Type: "clip\.mp4" \(video\/mp4\) is MP4, which is not a image format; image accepts JPG, PNG, SVG, WEBP/],
+		['a type that does not match the file', 'clip.mp4', 'video/mp4', 'image', 1000, /Type: "clip\.mp4" \(video\/mp4\) is MP4, which is not an image format; image accepts JPG, PNG, SVG, WEBP/],
+		['an image declared as a video', 'photo.jpg', 'image/jpeg', 'video', 1000, /Type: "photo\.jpg" \(image\/jpeg\) is JPG, which is not a video format; video accepts/],
 		['an image over 10 MB', 'big.png', 'image/png', 'auto', 10 * MIB + 1, /"big\.png" \(image\/png\) is 10\.0 MB; image files may be at most 10 MB/],
 		['audio over 50 MB', 'long.wav', 'audio/wav', 'auto', 50 * MIB + 1, /audio files may be at most 50 MB/],
 		['an empty file', 'empty.png', 'image/png', 'auto', 0, /"empty\.png" \(image\/png\) is empty/],
