@@ -1,5 +1,6 @@
 // Diagnosis for the Return All benchmark: the least a node can do in n8n's engine to fetch a
-// REST list (page 1, then the other pages 4 at a time), with no checks, retries or merging.
+// REST list (page 1, then the other pages `concurrency` at a time, the benchmark passes the
+// node's PAGE_CONCURRENCY), with no checks, retries or merging.
 // Two variants: through n8n's httpRequestWithAuthentication (what every verified node must
 // use), and through plain httpRequest with the header set by hand (what the lint forbids), so
 // the cost of n8n's credential resolution per request shows apart from its HTTP client.
@@ -28,6 +29,7 @@ const bareList: INodeType = {
 		properties: [
 			{ displayName: 'Path', name: 'path', type: 'string', default: '/assets' },
 			{ displayName: 'Authenticated Helper', name: 'withAuthentication', type: 'boolean', default: true },
+			{ displayName: 'Pages in Flight', name: 'concurrency', type: 'number', default: 4 },
 		],
 	},
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -35,6 +37,7 @@ const bareList: INodeType = {
 		const baseUrl = String(credentials.baseUrl);
 		const path = this.getNodeParameter('path', 0) as string;
 		const withAuthentication = this.getNodeParameter('withAuthentication', 0) as boolean;
+		const concurrency = this.getNodeParameter('concurrency', 0) as number;
 		const get = async (page: number): Promise<Page> => {
 			const options = { method: 'GET' as const, url: `${baseUrl}${path}`, qs: { page, limit: 100 }, json: true };
 			if (withAuthentication) return (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options)) as Page;
@@ -50,7 +53,7 @@ const bareList: INodeType = {
 				results[index] = await get(pages[index]);
 			}
 		};
-		await Promise.all(Array.from({ length: 4 }, worker));
+		await Promise.all(Array.from({ length: concurrency }, worker));
 		return [[first, ...results].flatMap((page) => page.data.map((json) => ({ json })))];
 	},
 };
