@@ -113,14 +113,22 @@ export class VideoPoll {
 				if (newerIsLower) low = middle + 1;
 				else high = middle - 1;
 			} else {
-				// Equal timestamps can straddle a page boundary.
-				for (const neighbour of [middle - 1, middle + 1]) {
-					if (neighbour >= 1 && neighbour <= pages) await this.fetch(neighbour);
-				}
+				// Equal timestamps (a batch created in one second) can span several pages.
+				await this.walkTies(id, target, middle, pages);
 				break;
 			}
 		}
 		return this.seen.get(id);
+	}
+
+	/** From a page holding `target`, reads the pages on each side while they still hold it. */
+	private async walkTies(id: string, target: number, middle: number, pages: number): Promise<void> {
+		for (const step of [-1, 1]) {
+			for (let page = middle + step; page >= 1 && page <= pages && !this.seen.has(id) && this.now() < this.deadline; page += step) {
+				const times = (await this.fetch(page)).items.map(createdAtMs).filter((ms): ms is number => ms !== undefined);
+				if (times.length === 0 || target < Math.min(...times) || target > Math.max(...times)) break;
+			}
+		}
 	}
 
 	async run(): Promise<PollResult> {
@@ -195,6 +203,8 @@ export class VideoPoll {
 			}
 			found ??= await this.locate(id, entry.createdAt, total);
 			if (found) note(found.video, found.rank);
+			// The search ran out of time: still pending, searched again next poll.
+			else if (this.now() >= this.deadline) pending[id] = entry;
 			else lost.push(id);
 		}
 

@@ -14,10 +14,14 @@ import {
 import { fieldError, readTimeoutMs } from '../common';
 import type { ItemResult } from '../types';
 
+// Inside the Options collection: `/waitForCompletion` is the root parameter, other names are sibling options.
+const whenWaiting = { show: { '/waitForCompletion': [true] } };
+
 export const waitOptions: INodeProperties[] = [
 	{
 		displayName: 'Wait Timeout (Minutes)',
 		name: 'waitTimeout',
+		displayOptions: whenWaiting,
 		type: 'number',
 		typeOptions: { minValue: 0.01, numberPrecision: 2 },
 		default: 15,
@@ -26,6 +30,7 @@ export const waitOptions: INodeProperties[] = [
 	{
 		displayName: 'Check Every (Seconds)',
 		name: 'pollInterval',
+		displayOptions: whenWaiting,
 		type: 'number',
 		typeOptions: { minValue: 1 },
 		default: 10,
@@ -34,6 +39,7 @@ export const waitOptions: INodeProperties[] = [
 	{
 		displayName: 'Download Video',
 		name: 'downloadVideo',
+		displayOptions: whenWaiting,
 		type: 'boolean',
 		default: false,
 		description: 'Whether to download the rendered MP4 of each published video as binary data (with Wait for Completion)',
@@ -41,6 +47,7 @@ export const waitOptions: INodeProperties[] = [
 	{
 		displayName: 'Video Binary Property',
 		name: 'videoBinaryProperty',
+		displayOptions: { show: { ...whenWaiting.show, downloadVideo: [true] } },
 		type: 'string',
 		default: 'data',
 		description: 'Name of the binary property to put the MP4 in',
@@ -48,6 +55,7 @@ export const waitOptions: INodeProperties[] = [
 	{
 		displayName: 'Download Thumbnail',
 		name: 'downloadThumbnail',
+		displayOptions: whenWaiting,
 		type: 'boolean',
 		default: false,
 		description: 'Whether to download the JPG thumbnail of each published video as binary data (with Wait for Completion)',
@@ -55,6 +63,7 @@ export const waitOptions: INodeProperties[] = [
 	{
 		displayName: 'Thumbnail Binary Property',
 		name: 'thumbnailBinaryProperty',
+		displayOptions: { show: { ...whenWaiting.show, downloadThumbnail: [true] } },
 		type: 'string',
 		default: 'thumbnail',
 		description: 'Name of the binary property to put the thumbnail in',
@@ -196,6 +205,9 @@ export async function waitForCreatedVideos(ctx: IExecuteFunctions, results: Item
 	const intervalMs = Math.min(...entries.map((entry) => entry.settings.intervalMs));
 	const requestTimeoutMs = Math.max(...entries.map((entry) => entry.settings.requestTimeoutMs));
 	let order: ListOrder = 'unknown';
+	// A scan that still fails after its retries ends the wait; the videos exist, so each item
+	// says so instead of the whole run failing without their ids.
+	let scanFailure: Error | undefined;
 
 	while (done.size < pending.size) {
 		const wanted = new Set([...pending.keys()].filter((id) => !done.has(id)));
@@ -203,7 +215,13 @@ export async function waitForCreatedVideos(ctx: IExecuteFunctions, results: Item
 			.map((id) => createdAtMs(pending.get(id)?.result.output[0].json ?? {}))
 			.filter((ms): ms is number => ms !== undefined);
 		const oldestWantedMs = times.length === wanted.size ? Math.min(...times) : undefined;
-		const scan = await scanForVideos(ctx, wanted, oldestWantedMs, order, requestTimeoutMs);
+		let scan: Awaited<ReturnType<typeof scanForVideos>>;
+		try {
+			scan = await scanForVideos(ctx, wanted, oldestWantedMs, order, requestTimeoutMs);
+		} catch (error) {
+			scanFailure = error as Error;
+			break;
+		}
 		order = scan.order;
 		for (const [id, video] of scan.found) {
 			const entry = pending.get(id);
@@ -218,6 +236,11 @@ export async function waitForCreatedVideos(ctx: IExecuteFunctions, results: Item
 
 	for (const [id, entry] of pending) {
 		const video = done.get(id);
+		if (!video && scanFailure) {
+			entry.result.error = notCheckedError(ctx, id, entry, scanFailure);
+			entry.result.output = [];
+			continue;
+		}
 		if (!video) {
 			const minutes = Math.round((entry.settings.timeoutMs / 60_000) * 100) / 100;
 			entry.result.error = new NodeOperationError(
@@ -240,4 +263,18 @@ export async function waitForCreatedVideos(ctx: IExecuteFunctions, results: Item
 			entry.result.output = [];
 		}
 	}
+}
+
+/** The video was created but the wait could not follow it: say which one and what failed. */
+function notCheckedError(ctx: IExecuteFunctions, id: string, entry: PendingVideo, failure: Error): NodeOperationError {
+	const reason = failure.message.replace(/ \[item \d+\]$/, '');
+	const described = 'description' in failure && typeof failure.description === 'string' ? `${failure.description} ` : '';
+	return new NodeOperationError(
+		ctx.getNode(),
+		`Video "${id}" was created, but checking whether it finished failed: ${reason}`,
+		{
+			itemIndex: entry.result.itemIndex,
+			description: `${described}The video exists (last status: ${entry.lastStatus}); do not create it again. Find it with Video > Get Many, or act on it with the Video Personalization Trigger.`,
+		},
+	);
 }

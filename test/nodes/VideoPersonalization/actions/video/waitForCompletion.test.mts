@@ -15,7 +15,7 @@ const sandbox = useSandbox({
 	render: { queueMs: 100, minMs: 300, maxMs: 1500, failureShare: 0.2 },
 });
 
-async function createAndWait(count: number, options: IDataObject = {}) {
+async function createAndWait(count: number, options: IDataObject = {}, continueOnFail = false) {
 	const s = sandbox();
 	s.requests.clear();
 	const result = await runNode({
@@ -31,6 +31,7 @@ async function createAndWait(count: number, options: IDataObject = {}) {
 		},
 		credentials: credentialsFor(s),
 		items: Array.from({ length: count }, (_, index) => ({ json: { name: `Customer ${index}` } })),
+		continueOnFail,
 	});
 	const listCalls = s.requests.log.filter((request) => request.method === 'GET' && request.path === '/v1/videos');
 	const posts = s.requests.log.filter((request) => request.method === 'POST' && request.path === '/v1/videos');
@@ -124,6 +125,30 @@ describe('Video > Create with Wait for Completion', () => {
 			]);
 		} finally {
 			s.store.render = { ...s.store.render, minMs: 300, maxMs: 1500 };
+		}
+	});
+
+	it('names each created video when checking on them fails, and Continue On Fail keeps every item', async () => {
+		const s = sandbox();
+		// Every list scan answers an HTML error page that is not worth retrying.
+		s.faults.script([{ kind: 'html', status: 400, match: { method: 'GET', path: '/v1/videos' }, times: 1000 }]);
+		try {
+			const strict = await createAndWait(1);
+			expect(strict.posts).toHaveLength(1);
+			expect(strict.error?.message).toMatch(/^Video "vid_[^"]+" was created, but checking whether it finished failed: .+ \[item 0\]$/);
+			expect(strict.error?.description).toMatch(/do not create it again/);
+
+			const tolerant = await createAndWait(2, {}, true);
+			expect(tolerant.error).toBeUndefined();
+			expect(tolerant.posts).toHaveLength(2);
+			const newest = s.store.listVideos(undefined, {}).slice(0, 2);
+			const created = [0, 1].map((index) => newest.find((video) => video.title === `Video for Customer ${index}`)?.id);
+			expect(tolerant.items.map((item) => item.json.error)).toEqual([
+				expect.stringMatching(new RegExp(`^Video "${String(created[0])}" was created.*\\[item 0\\]$`)),
+				expect.stringMatching(new RegExp(`^Video "${String(created[1])}" was created.*\\[item 1\\]$`)),
+			]);
+		} finally {
+			s.faults.clear();
 		}
 	});
 });
