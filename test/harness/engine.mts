@@ -10,6 +10,7 @@ import {
 	Credentials,
 	ExecuteContext,
 	ExecutionLifecycleHooks,
+	LoadOptionsContext,
 	PackageDirectoryLoader,
 	PollContext,
 	prepareBinaryData,
@@ -30,6 +31,7 @@ import {
 	type INode,
 	type INodeCredentialTestResult,
 	type INodeExecutionData,
+	type INodeListSearchResult,
 	type INodeParameters,
 	type INodeType,
 	type INodeTypes,
@@ -438,6 +440,31 @@ export async function pollTrigger(options: PollOptions): Promise<INodeExecutionD
 	const nodeType = nodeTypes.getByNameAndVersion(TRIGGER_TYPE, 1);
 	if (!nodeType.poll) throw new Error('the trigger has no poll()');
 	return await nodeType.poll.call(context);
+}
+
+/** A listSearch method of the action node, as the editor calls it through a LoadOptionsContext. */
+export async function listSearch(
+	method: string,
+	credentials: ICredentialDataDecryptedObject,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const { nodeTypes } = await engine();
+	const helper = new HarnessCredentialsHelper(await credentialType(), credentials);
+	const node: INode = {
+		id: 'node-in-editor',
+		name: 'Video Personalization',
+		type: NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+		credentials: { [CREDENTIAL_TYPE]: { id: 'harness', name: 'Harness' } },
+	};
+	const workflow = new Workflow({ id: 'wf-editor', nodes: [node], connections: {}, active: false, nodeTypes });
+	const context = new LoadOptionsContext(workflow, node, additionalData(helper), 'parameters');
+	const search = nodeTypes.getByNameAndVersion(NODE_TYPE, 1).methods?.listSearch?.[method];
+	if (!search) throw new Error(`the node has no listSearch method "${method}"`);
+	return await search.call(context, filter, paginationToken);
 }
 
 /** Every string in a value, deeply, for checks such as "the key appears nowhere". */

@@ -39,24 +39,34 @@ export async function searchTemplates(
 	};
 }
 
+/** With a search text, pages read per call until enough names match (the list API cannot search). */
+const ASSET_SEARCH_MAX_PAGES = 10;
+const ASSET_SEARCH_ENOUGH = 20;
+
 /** Assets for the Asset picker; the list API has no name search, so names are matched here. */
 export async function searchAssets(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const page = nextPage(paginationToken);
-	const result = await fetchRestPage(this, { path: '/assets', action: 'list assets for the picker' }, page, 100);
 	const needle = (filter ?? '').trim().toLowerCase();
-	const matches = result.items.filter(
-		(asset) => !needle || String(asset.name ?? '').toLowerCase().includes(needle) || String(asset.id) === filter,
-	);
+	const matches: IDataObject[] = [];
+	let page: number | null = nextPage(paginationToken);
+	for (let read = 0; page !== null && read < (needle ? ASSET_SEARCH_MAX_PAGES : 1) && matches.length < ASSET_SEARCH_ENOUGH; read++) {
+		const result = await fetchRestPage(this, { path: '/assets', action: 'list assets for the picker' }, page, 100);
+		matches.push(
+			...result.items.filter(
+				(asset) => !needle || String(asset.name ?? '').toLowerCase().includes(needle) || String(asset.id) === filter,
+			),
+		);
+		page = result.nextPage;
+	}
 	return {
 		results: matches.map((asset) => ({
 			name: `${String(asset.name)} (${String(asset.type)})`,
 			value: String(asset.id),
 			url: typeof asset.url === 'string' ? asset.url : undefined,
 		})),
-		paginationToken: result.nextPage !== null ? String(result.nextPage) : undefined,
+		paginationToken: page !== null ? String(page) : undefined,
 	};
 }
