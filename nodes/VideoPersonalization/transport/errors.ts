@@ -24,7 +24,7 @@ export interface CallContext {
 	secrets: string[];
 	/** How many times the call was retried before giving up. */
 	retries?: number;
-	/** True when a dropped connection may have left the call half-done (create). */
+	/** True when a call that creates something may have been carried out anyway (dropped connection, 5xx). */
 	mayHaveCommitted?: boolean;
 	itemIndex?: number;
 }
@@ -111,6 +111,12 @@ function bodyKind(failure: { headers: IDataObject; body: unknown }): 'json' | 'h
 	const contentType = header(failure.headers, 'content-type') ?? '';
 	if (/html/i.test(contentType)) return 'html';
 	return 'json';
+}
+
+function committedNote(context: CallContext): string {
+	return context.mayHaveCommitted
+		? ' The request was sent, so the service may have carried it out: check with Get Many before running it again.'
+		: '';
 }
 
 function retriedNote(context: CallContext): string {
@@ -218,7 +224,7 @@ function describeHttp(
 		return {
 			httpCode,
 			message: `The service failed to ${action} (${status})`,
-			description: `This is a problem on the service's side; try again later.${page}${retriedNote(context)}${server}`,
+			description: `This is a problem on the service's side; try again later.${page}${committedNote(context)}${retriedNote(context)}${server}`,
 		};
 	}
 	return {
@@ -233,9 +239,7 @@ function describeNetwork(
 	context: CallContext,
 ): DescribedFailure {
 	const action = context.action;
-	const committed = context.mayHaveCommitted
-		? ' The request was sent, so the service may have carried it out: check with Get Many before running it again.'
-		: '';
+	const committed = committedNote(context);
 	const retried = retriedNote(context);
 	switch (failure.code) {
 		case 'ECONNREFUSED':

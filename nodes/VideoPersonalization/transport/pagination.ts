@@ -77,6 +77,22 @@ function isCount(value: unknown): value is number {
 	return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
 
+/** What a list entry is, for a shape error, when it is not a record (an object). */
+function notARecord(value: unknown): string | undefined {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'an array';
+	return typeof value === 'object' ? undefined : `a ${typeof value}`;
+}
+
+/** The first list entry that is not an object, as `<path>[i] is ...`. */
+function badEntry(items: unknown[], path: string): string | undefined {
+	for (const [index, item] of items.entries()) {
+		const kind = notARecord(item);
+		if (kind !== undefined) return `${path}[${index}] is ${kind}, not an object`;
+	}
+	return undefined;
+}
+
 /** One page of a REST list (spec 2.1), checked for the envelope's shape. */
 export async function fetchRestPage(
 	ctx: ApiContext,
@@ -95,14 +111,25 @@ export async function fetchRestPage(
 	if (!Array.isArray(body.data) || !pagination || !isCount(pagination.total)) {
 		throw await callError(ctx, { kind: 'shape', detail: 'Expected { data: [...], pagination: { total, ... } }' }, call);
 	}
+	const entry = badEntry(body.data, 'data');
+	if (entry) throw await callError(ctx, { kind: 'shape', detail: entry }, call);
 	const nextPage = pagination.next_page;
-	return {
+	if (nextPage !== undefined && nextPage !== null && !(typeof nextPage === 'number' && Number.isInteger(nextPage))) {
+		throw await callError(
+			ctx,
+			{ kind: 'shape', detail: `pagination.next_page must be a page number or null, got ${JSON.stringify(nextPage)}` },
+			call,
+		);
+	}
+	const served = {
 		items: body.data as IDataObject[],
 		total: pagination.total,
 		page: isCount(pagination.page) ? pagination.page : page,
 		limit: isCount(pagination.limit) && pagination.limit > 0 ? pagination.limit : limit,
-		nextPage: typeof nextPage === 'number' ? nextPage : null,
 	};
+	// Without next_page, the total tells whether a page follows.
+	const inferred = served.page * served.limit < served.total ? served.page + 1 : null;
+	return { ...served, nextPage: nextPage === undefined ? inferred : nextPage };
 }
 
 /**
@@ -159,8 +186,13 @@ interface GraphqlPage {
 // Page size a server accepted, remembered for the rest of the execution.
 const acceptedPageSize = new WeakMap<object, Map<string, number>>();
 
-function isLimitRefusal(messages: string[]): boolean {
-	return messages.some((message) => /limit|page size|too (many|large)|maximum/i.test(message));
+/** Whether the errors refuse the page size asked for ("limit must be at most 50"), not e.g. a rate limit. */
+export function isLimitRefusal(messages: string[]): boolean {
+	return messages.some(
+		(message) =>
+			!/rate[ -]?limit/i.test(message) &&
+			/\blimit\b.*\b(max|maximum|at most|exceed(s|ed)?|too (large|big|high)|must be|between)\b|page size/i.test(message),
+	);
 }
 
 /**
@@ -192,6 +224,8 @@ async function fetchGraphqlPage(
 	if (!envelope || !Array.isArray(envelope.items) || !isCount(envelope.total)) {
 		throw await callError(ctx, { kind: 'shape', detail: `Expected viewer.${request.field} { items, total, page, limit, pages }` }, request);
 	}
+	const entry = badEntry(envelope.items, `viewer.${request.field}.items`);
+	if (entry) throw await callError(ctx, { kind: 'shape', detail: entry }, request);
 	const servedLimit = isCount(envelope.limit) && envelope.limit > 0 ? envelope.limit : limit;
 	return {
 		ok: true,

@@ -110,6 +110,12 @@ export function networkFailure(error: unknown): Failure | undefined {
 	return undefined;
 }
 
+/** Whether the service may have acted on a call that failed like this (a 429 or a refused connection: it did not). */
+function mayHaveBeenCarriedOut(failure: Failure): boolean {
+	if (failure.kind === 'network') return failure.code !== 'ECONNREFUSED';
+	return failure.kind === 'http' && failure.status >= 500;
+}
+
 function isCancelled(ctx: ApiContext): boolean {
 	return 'getExecutionCancelSignal' in ctx && ctx.getExecutionCancelSignal()?.aborted === true;
 }
@@ -173,7 +179,7 @@ export async function sendWithRetries(
 			throw toNodeApiError(ctx.getNode(), failure, {
 				...call,
 				retries: attempt - 1,
-				mayHaveCommitted: !call.idempotent && failure.kind === 'network' && failure.code !== 'ECONNREFUSED',
+				mayHaveCommitted: !call.idempotent && mayHaveBeenCarriedOut(failure),
 			});
 		}
 		ctx.logger.debug(`Video Personalization: retrying "${call.action}" in ${delay} ms (attempt ${attempt + 1})`);

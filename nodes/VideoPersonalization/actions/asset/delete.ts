@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { callApi, expectObject } from '../../transport/request';
+import { callApi, callError, expectObject } from '../../transport/request';
 import { pathId, readTimeoutMs, optionsCollection } from '../common';
 import { fetchAsset } from './get';
 import { assetLocator, readAssetId } from './locator';
@@ -21,8 +21,21 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['asset'], operation: ['delete'] } }, properties);
 
-function count(value: unknown): number {
-	return typeof value === 'number' && value > 0 ? value : 0;
+/** A usage count from the service; without one, whether the asset is in use is unknown. */
+async function usageCount(ctx: IExecuteFunctions, itemIndex: number, asset: IDataObject, field: string, assetId: string): Promise<number> {
+	const value = asset[field];
+	if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+	const shown = typeof value === 'number' || value === null ? String(value) : `a ${typeof value}`;
+	const problem =
+		value === undefined ? `The answer has no ${field}` : `The answer's ${field} is ${shown}, not a whole number of 0 or more`;
+	throw await callError(
+		ctx,
+		{
+			kind: 'shape',
+			detail: `${problem}; Safe Delete cannot tell whether the asset is in use, so it was not deleted. Turn off Safe Delete to delete it without this check.`,
+		},
+		{ action: `check whether the asset with Asset ID "${assetId}" is in use`, itemIndex },
+	);
 }
 
 function plural(amount: number, noun: string): string {
@@ -34,8 +47,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const timeoutMs = readTimeoutMs(this, itemIndex);
 	if (this.getNodeParameter('safeDelete', itemIndex, true) !== false) {
 		const asset = await fetchAsset(this, itemIndex, assetId, timeoutMs);
-		const videos = count(asset.used_in_videos);
-		const templates = count(asset.used_in_templates);
+		const videos = await usageCount(this, itemIndex, asset, 'used_in_videos', assetId);
+		const templates = await usageCount(this, itemIndex, asset, 'used_in_templates', assetId);
 		if (videos + templates > 0) {
 			throw new NodeOperationError(
 				this.getNode(),

@@ -4,8 +4,6 @@ import { TEMPLATE_FIELDS, TEMPLATES_QUERY } from '../../transport/queries';
 import { listOperation } from '../queryOperations';
 import { TEMPLATES_PERMISSION } from './locator';
 
-export const TEMPLATE_TYPES = ['stock', 'brand', 'scene', 'endcard'] as const;
-
 export const { description, execute } = listOperation({
 	resource: 'template',
 	noun: 'template',

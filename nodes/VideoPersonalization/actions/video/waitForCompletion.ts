@@ -15,6 +15,7 @@ import { fieldError, readTimeoutMs } from '../common';
 import type { ItemResult } from '../types';
 
 // Inside the Options collection: `/waitForCompletion` is the root parameter, other names are sibling options.
+// n8n shows an option as soon as one condition's value is an expression, so the sibling conditions go first.
 const whenWaiting = { show: { '/waitForCompletion': [true] } };
 
 export const waitOptions: INodeProperties[] = [
@@ -47,7 +48,7 @@ export const waitOptions: INodeProperties[] = [
 	{
 		displayName: 'Video Binary Property',
 		name: 'videoBinaryProperty',
-		displayOptions: { show: { ...whenWaiting.show, downloadVideo: [true] } },
+		displayOptions: { show: { downloadVideo: [true], ...whenWaiting.show } },
 		type: 'string',
 		default: 'data',
 		description: 'Name of the binary property to put the MP4 in',
@@ -63,7 +64,7 @@ export const waitOptions: INodeProperties[] = [
 	{
 		displayName: 'Thumbnail Binary Property',
 		name: 'thumbnailBinaryProperty',
-		displayOptions: { show: { ...whenWaiting.show, downloadThumbnail: [true] } },
+		displayOptions: { show: { downloadThumbnail: [true], ...whenWaiting.show } },
 		type: 'string',
 		default: 'thumbnail',
 		description: 'Name of the binary property to put the thumbnail in',

@@ -200,6 +200,13 @@ describe('describeFailure: HTTP statuses', () => {
 		expect(describeFailure(http(503), context({ retries: 3 })).description).toMatch(/retried 3 times/);
 	});
 
+	it.each([500, 502, 503, 504])('%i with mayHaveCommitted warns that the call may have been carried out', (status) => {
+		const withWarning = describeFailure(http(status), context({ mayHaveCommitted: true }));
+		const without = describeFailure(http(status), context({ mayHaveCommitted: false }));
+		expect(withWarning.description).toMatch(/may have carried it out: check with Get Many before running it again/);
+		expect(without.description).not.toMatch(/may have carried it out/);
+	});
+
 	it('5xx with an HTML page says a proxy or gateway answered, and quotes only its title', () => {
 		const page = '<!DOCTYPE html><html><head><title>503 Service Temporarily Unavailable</title></head><body><center>nginx/1.25</center></body></html>';
 		const described = describeFailure(http(503, page, { 'content-type': 'text/html' }), context());

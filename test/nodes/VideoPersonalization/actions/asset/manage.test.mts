@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { runNode } from '../../../../harness/engine.mts';
 import { credentialsFor, useSandbox } from '../../../../harness/fixtures.mts';
+import { sendJson, startTestServer } from '../../../../harness/httpServer.mts';
 
 const sandbox = useSandbox();
 
@@ -111,5 +112,33 @@ describe('Asset > Delete', () => {
 		const used = await run('delete', { assetId: assetRef(s.known.usedAssetId), safeDelete: false });
 		expect(used.items[0].json).toEqual({ id: s.known.usedAssetId, deleted: true });
 		expect(s.requests.log.map((request) => request.method)).toEqual(['DELETE']);
+	});
+});
+
+describe('Asset > Delete with Safe Delete, when the service does not give the usage counts', () => {
+	it.each([
+		['no used_in_videos', { used_in_templates: 0 }, "The answer has no used_in_videos"],
+		['no used_in_templates', { used_in_videos: 0 }, "The answer has no used_in_templates"],
+		['used_in_videos as text', { used_in_videos: '3', used_in_templates: 0 }, "The answer's used_in_videos is a string, not a whole number of 0 or more"],
+		['a null used_in_templates', { used_in_videos: 0, used_in_templates: null }, "The answer's used_in_templates is null, not a whole number of 0 or more"],
+		['a negative used_in_videos', { used_in_videos: -1, used_in_templates: 0 }, "The answer's used_in_videos is -1, not a whole number of 0 or more"],
+		['a fractional used_in_templates', { used_in_videos: 0, used_in_templates: 0.5 }, "The answer's used_in_templates is 0.5, not a whole number of 0 or more"],
+	])('with %s, deletes nothing and says why', async (_case, counts, problem) => {
+		const server = await startTestServer((request, response) =>
+			request.method === 'GET' ? sendJson(response, 200, { id: 'ast_1', name: 'Logo', ...counts }) : sendJson(response, 200, { id: 'ast_1', deleted: true }),
+		);
+		try {
+			const { error } = await runNode({
+				parameters: { resource: 'asset', operation: 'delete', assetId: assetRef('ast_1') },
+				credentials: { apiKey: 'vpk_test_safe_delete_1234', baseUrl: `${server.url}/v1` },
+			});
+			expect(error?.message).toBe(`The service's answer to check whether the asset with Asset ID "ast_1" is in use was not what the API describes [item 0]`);
+			expect(error?.description).toBe(
+				`${problem}; Safe Delete cannot tell whether the asset is in use, so it was not deleted. Turn off Safe Delete to delete it without this check.`,
+			);
+			expect(server.requests.map((request) => request.method)).toEqual(['GET']);
+		} finally {
+			await server.close();
+		}
 	});
 });

@@ -1,6 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
+import { type IDataObject, type INode, type INodeProperties, NodeHelpers } from 'n8n-workflow';
 
-import { runNode } from '../../../../harness/engine.mts';
+import { engine, NODE_TYPE, runNode } from '../../../../harness/engine.mts';
 import { credentialsFor, useSandbox } from '../../../../harness/fixtures.mts';
 
 const sandbox = useSandbox();
@@ -131,6 +131,31 @@ describe('Video > Create', () => {
 		s.faults.clear();
 	});
 
+	it.each([
+		['500', {}],
+		['502', {}],
+		['503', {}],
+		['html', { status: 504 }],
+	] as const)('after a %s, warns that the video may have been created', async (kind, extra) => {
+		const s = sandbox();
+		s.faults.script([{ kind, ...extra, times: 1, match: { method: 'POST', path: '/v1/videos' } }]);
+		const { error, posts } = await create({});
+		s.faults.clear();
+		expect(posts).toHaveLength(1);
+		expect(error?.message).toMatch(/^The service failed to create the video "Welcome, Ana!" .*\(50\d\)/);
+		expect(error?.description).toMatch(/try again later\..* may have carried it out: check with Get Many before running it again/);
+	});
+
+	it('does not warn of a possible create after 429s (the service did not act on them)', async () => {
+		const s = sandbox();
+		s.faults.script([{ kind: '429', retryAfter: 500, times: 1, match: { method: 'POST', path: '/v1/videos' } }]);
+		const { error, posts } = await create({});
+		s.faults.clear();
+		expect(posts).toHaveLength(1);
+		expect(error?.message).toMatch(/rate limiting requests \(429\)/);
+		expect(error?.description).not.toMatch(/may have carried it out/);
+	});
+
 	it('warns that a create may have happened when the connection drops after the service processed it', async () => {
 		const s = sandbox();
 		const before = s.store.listVideos().length;
@@ -153,5 +178,67 @@ describe('Video > Create', () => {
 		expect(items[0].json.id).toEqual(expect.any(String));
 		expect(items[1].json.error).toMatch(/Customer Data \(JSON\): is not valid JSON .*\[item 1\]/);
 		expect(items[2].json.id).toEqual(expect.any(String));
+	});
+});
+
+describe('Video > Create: the wait options show only where they apply', () => {
+	const WAIT_OPTIONS = ['waitTimeout', 'pollInterval', 'downloadVideo', 'downloadThumbnail'];
+
+	async function nodeType() {
+		const { nodeTypes } = await engine();
+		const { description } = nodeTypes.getByNameAndVersion(NODE_TYPE, 1);
+		const node: INode = { id: 'n', name: 'Video Personalization', type: NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
+		return { description, node };
+	}
+
+	/** The options the editor offers under Options for these parameters (it checks each with the collection's path). */
+	async function offered(parameters: IDataObject): Promise<string[]> {
+		const { description, node } = await nodeType();
+		const root = { resource: 'video', operation: 'create', ...parameters };
+		const collection = description.properties.find(
+			(property) => property.name === 'options' && NodeHelpers.displayParameter(root, property, node, description),
+		);
+		return ((collection?.options ?? []) as INodeProperties[])
+			.filter((option) => NodeHelpers.displayParameterPath({ parameters: root }, option, 'parameters.options', node, description))
+			.map((option) => option.name);
+	}
+
+	it('without Wait for Completion, offers only Timeout', async () => {
+		expect(await offered({})).toEqual(['timeout']);
+		expect(await offered({ waitForCompletion: false, options: { downloadVideo: true, downloadThumbnail: true } })).toEqual(['timeout']);
+	});
+
+	it('with Wait for Completion, offers the wait options, and a binary property name only with its download', async () => {
+		expect(await offered({ waitForCompletion: true })).toEqual([...WAIT_OPTIONS, 'timeout']);
+		expect(await offered({ waitForCompletion: true, options: { downloadVideo: true } })).toEqual([
+			'waitTimeout',
+			'pollInterval',
+			'downloadVideo',
+			'videoBinaryProperty',
+			'downloadThumbnail',
+			'timeout',
+		]);
+		expect(await offered({ waitForCompletion: true, options: { downloadVideo: true, downloadThumbnail: true } })).toEqual([
+			'waitTimeout',
+			'pollInterval',
+			'downloadVideo',
+			'videoBinaryProperty',
+			'downloadThumbnail',
+			'thumbnailBinaryProperty',
+			'timeout',
+		]);
+	});
+
+	it('with Wait for Completion as an expression, offers the wait options', async () => {
+		expect(await offered({ waitForCompletion: '={{ $json.wait }}' })).toEqual([...WAIT_OPTIONS, 'timeout']);
+	});
+
+	it('n8n drops the hidden options from the parameters it resolves', async () => {
+		const { description, node } = await nodeType();
+		const resolve = (parameters: IDataObject) =>
+			NodeHelpers.getNodeParameters(description.properties, { resource: 'video', operation: 'create', ...parameters }, false, false, node, description);
+		const options = { waitTimeout: 5, downloadVideo: true, videoBinaryProperty: 'mp4', downloadThumbnail: false, thumbnailBinaryProperty: 'jpg', timeout: 30 };
+		expect(resolve({ waitForCompletion: false, options })?.options).toEqual({ timeout: 30 });
+		expect(resolve({ waitForCompletion: true, options })?.options).toEqual({ waitTimeout: 5, downloadVideo: true, videoBinaryProperty: 'mp4', downloadThumbnail: false, timeout: 30 });
 	});
 });
