@@ -1,6 +1,8 @@
 /**
  * Runs `task` over `inputs` with at most `concurrency` at once; results keep the input order.
- * After a failure no new task starts, and the first failure is what the caller gets.
+ * After a failure no new task starts; the tasks already running are waited for (a create in
+ * flight still finishes on the service, so nothing outlives the node's run), then the first
+ * failure in time is what the caller gets.
  */
 export async function mapWithConcurrency<Input, Output>(
 	inputs: readonly Input[],
@@ -9,25 +11,20 @@ export async function mapWithConcurrency<Input, Output>(
 ): Promise<Output[]> {
 	const results = new Array<Output>(inputs.length);
 	let next = 0;
-	let failed = false;
+	let failure: { error: unknown } | undefined;
 	async function worker(): Promise<void> {
-		while (!failed && next < inputs.length) {
+		while (!failure && next < inputs.length) {
 			const index = next++;
-			let running: Promise<Output>;
 			try {
-				running = task(inputs[index], index);
+				// Inside the try: a task that throws before returning its promise fails like one that rejects.
+				results[index] = await task(inputs[index], index);
 			} catch (error) {
-				// A task that throws before returning its promise fails like one that rejects.
-				failed = true;
-				running = Promise.reject(error);
+				failure ??= { error };
 			}
-			results[index] = await running.catch(async (error: unknown) => {
-				failed = true;
-				return await Promise.reject(error);
-			});
 		}
 	}
 	const workers = Array.from({ length: Math.min(Math.max(1, concurrency), inputs.length) }, worker);
 	await Promise.all(workers);
+	if (failure) throw failure.error;
 	return results;
 }

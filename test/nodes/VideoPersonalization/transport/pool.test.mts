@@ -93,6 +93,15 @@ describe('mapWithConcurrency', () => {
 		expect(state.running).toBe(0);
 	});
 
+	it('rejects only once the tasks already running have finished', async () => {
+		const state = probe();
+		// Task 0 fails at once while tasks 1 and 2 still need 10 turns.
+		const run = mapWithConcurrency(range(9), 3, task(state, (index) => (index === 0 ? 1 : 10), (index) => index === 0));
+		await expect(run).rejects.toThrow('task 0 failed');
+		expect(state.running).toBe(0);
+		expect([...state.finished].sort((a, b) => a - b)).toEqual([0, 1, 2]);
+	});
+
 	it('rejects with the first failure in time, not in input order', async () => {
 		const state = probe();
 		const run = mapWithConcurrency(range(10), 2, task(state, (index) => (index === 0 ? 6 : 1), (index) => index <= 1));
