@@ -253,6 +253,19 @@ function additionalData(
 	return data;
 }
 
+/** A node as a workflow holds it, with the harness credential attached. */
+function harnessNode(id: string, name: string, type: string, parameters: IDataObject): INode {
+	return {
+		id,
+		name,
+		type,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: parameters as INodeParameters,
+		credentials: { [CREDENTIAL_TYPE]: { id: 'harness', name: 'Harness' } },
+	};
+}
+
 export interface RunOptions {
 	parameters: IDataObject;
 	credentials: ICredentialDataDecryptedObject;
@@ -279,13 +292,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const type = await credentialType();
 	const helper = new HarnessCredentialsHelper(type, options.credentials);
 	const node: INode = {
-		id: 'node-under-test',
-		name: 'Video Personalization',
-		type: options.nodeType ?? NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: options.parameters as INodeParameters,
-		credentials: { [CREDENTIAL_TYPE]: { id: 'harness', name: 'Harness' } },
+		...harnessNode('node-under-test', 'Video Personalization', options.nodeType ?? NODE_TYPE, options.parameters),
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 		...options.node,
 	};
@@ -353,15 +360,7 @@ export async function testCredential(data: ICredentialDataDecryptedObject): Prom
 			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request: testRequest.request } }],
 		},
 	};
-	const node: INode = {
-		id: 'temp',
-		name: 'Temp-Node',
-		type: 'n8n-nodes-base.noOp',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-		credentials: { [CREDENTIAL_TYPE]: { id: 'harness', name: 'Harness' } },
-	};
+	const node = harnessNode('temp', 'Temp-Node', 'n8n-nodes-base.noOp', {});
 	const nodeTypes: INodeTypes = {
 		getByName: () => nodeType,
 		getByNameAndVersion: () => nodeType,
@@ -419,15 +418,7 @@ export async function pollTrigger(options: PollOptions): Promise<INodeExecutionD
 	const { nodeTypes } = await engine();
 	const type = await credentialType();
 	const helper = new HarnessCredentialsHelper(type, options.credentials);
-	const node: INode = {
-		id: 'trigger-under-test',
-		name: 'Video Personalization Trigger',
-		type: TRIGGER_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: options.parameters as INodeParameters,
-		credentials: { [CREDENTIAL_TYPE]: { id: 'harness', name: 'Harness' } },
-	};
+	const node = harnessNode('trigger-under-test', 'Video Personalization Trigger', TRIGGER_TYPE, options.parameters);
 	const workflow = new Workflow({
 		id: 'wf-trigger',
 		nodes: [node],
@@ -451,15 +442,7 @@ export async function listSearch(
 ): Promise<INodeListSearchResult> {
 	const { nodeTypes } = await engine();
 	const helper = new HarnessCredentialsHelper(await credentialType(), credentials);
-	const node: INode = {
-		id: 'node-in-editor',
-		name: 'Video Personalization',
-		type: NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-		credentials: { [CREDENTIAL_TYPE]: { id: 'harness', name: 'Harness' } },
-	};
+	const node = harnessNode('node-in-editor', 'Video Personalization', NODE_TYPE, {});
 	const workflow = new Workflow({ id: 'wf-editor', nodes: [node], connections: {}, active: false, nodeTypes });
 	const context = new LoadOptionsContext(workflow, node, additionalData(helper), 'parameters');
 	const search = nodeTypes.getByNameAndVersion(NODE_TYPE, 1).methods?.listSearch?.[method];

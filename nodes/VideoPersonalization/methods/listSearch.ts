@@ -50,15 +50,14 @@ export async function searchAssets(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const needle = (filter ?? '').trim().toLowerCase();
+	const request = { path: '/assets', action: 'list assets for the picker' };
+	const isMatch = (asset: IDataObject) =>
+		!needle || String(asset.name ?? '').toLowerCase().includes(needle) || String(asset.id) === filter;
 	const matches: IDataObject[] = [];
 	let page: number | null = nextPage(paginationToken);
 	for (let read = 0; page !== null && read < (needle ? ASSET_SEARCH_MAX_PAGES : 1) && matches.length < ASSET_SEARCH_ENOUGH; read++) {
-		const result = await fetchRestPage(this, { path: '/assets', action: 'list assets for the picker' }, page, 100);
-		matches.push(
-			...result.items.filter(
-				(asset) => !needle || String(asset.name ?? '').toLowerCase().includes(needle) || String(asset.id) === filter,
-			),
-		);
+		const result = await fetchRestPage(this, request, page, 100);
+		matches.push(...result.items.filter(isMatch));
 		page = result.nextPage;
 	}
 	return {

@@ -73,7 +73,8 @@ export interface RestPage {
 	nextPage: number | null;
 }
 
-function isCount(value: unknown): value is number {
+/** A whole number of 0 or more, as counts and page numbers in the service's answers are. */
+export function isCount(value: unknown): value is number {
 	return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
 

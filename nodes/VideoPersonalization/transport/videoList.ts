@@ -21,9 +21,14 @@ export function createdAtMs(video: IDataObject): number | undefined {
 	return Number.isNaN(ms) ? undefined : ms;
 }
 
+/** The readable creation times on a page, in page order. */
+export function createdTimes(items: IDataObject[]): number[] {
+	return items.map(createdAtMs).filter((ms): ms is number => ms !== undefined);
+}
+
 /** Direction of a page of the list, if its timestamps show one. */
 export function detectOrder(items: IDataObject[]): ListOrder {
-	const times = items.map(createdAtMs).filter((ms): ms is number => ms !== undefined);
+	const times = createdTimes(items);
 	let rising = false;
 	let falling = false;
 	for (let index = 1; index < times.length; index++) {

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { RestPage } from '../transport/pagination';
 import { mapWithConcurrency } from '../transport/pool';
-import { createdAtMs, detectOrder, type FinalStatus, isFinalStatus, type ListOrder } from '../transport/videoList';
+import { createdAtMs, createdTimes, detectOrder, type FinalStatus, isFinalStatus, type ListOrder } from '../transport/videoList';
 import { effectiveOrder, pageCount, pageOfRank, pagesForRanks, rankAt } from './ranks';
 import type { PendingVideo, TriggerState } from './state';
 
@@ -101,7 +101,7 @@ export class VideoPoll {
 			const middle = Math.floor((low + high) / 2);
 			const result = await this.fetch(middle);
 			if (this.seen.has(id)) return this.seen.get(id);
-			const times = result.items.map(createdAtMs).filter((ms): ms is number => ms !== undefined);
+			const times = createdTimes(result.items);
 			if (times.length === 0) {
 				high = middle - 1;
 				continue;
@@ -125,7 +125,7 @@ export class VideoPoll {
 	private async walkTies(id: string, target: number, middle: number, pages: number): Promise<void> {
 		for (const step of [-1, 1]) {
 			for (let page = middle + step; page >= 1 && page <= pages && !this.seen.has(id) && this.now() < this.deadline; page += step) {
-				const times = (await this.fetch(page)).items.map(createdAtMs).filter((ms): ms is number => ms !== undefined);
+				const times = createdTimes((await this.fetch(page)).items);
 				if (times.length === 0 || target < Math.min(...times) || target > Math.max(...times)) break;
 			}
 		}

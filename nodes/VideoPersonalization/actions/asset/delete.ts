@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { isCount } from '../../transport/pagination';
 import { callApi, callError, expectObject } from '../../transport/request';
 import { pathId, readTimeoutMs, optionsCollection } from '../common';
 import { fetchAsset } from './get';
@@ -24,7 +25,7 @@ export const description = updateDisplayOptions({ show: { resource: ['asset'], o
 /** A usage count from the service; without one, whether the asset is in use is unknown. */
 async function usageCount(ctx: IExecuteFunctions, itemIndex: number, asset: IDataObject, field: string, assetId: string): Promise<number> {
 	const value = asset[field];
-	if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+	if (isCount(value)) return value;
 	const shown = typeof value === 'number' || value === null ? String(value) : `a ${typeof value}`;
 	const problem =
 		value === undefined ? `The answer has no ${field}` : `The answer's ${field} is ${shown}, not a whole number of 0 or more`;
