@@ -256,6 +256,15 @@ function createNotes(results: Results): string {
   what that would give.`;
 }
 
+/** Sections that other benchmarks write into BENCHMARKS.md themselves (between
+ * `<!-- section:NAME -->` and `<!-- /section:NAME -->`, e.g. `npm run bench:queue`), kept as they are. */
+function keptSections(): string {
+	const path = join(process.cwd(), 'BENCHMARKS.md');
+	if (!existsSync(path)) return '';
+	const blocks = readFileSync(path, 'utf8').match(/<!-- section:([\w-]+) -->[\s\S]*?<!-- \/section:\1 -->/g) ?? [];
+	return blocks.map((block) => `\n${block}\n`).join('');
+}
+
 function main(): void {
 	const all = ORDER.map(([name, title]) => ({ name, title, results: read(name) }));
 	const ran = all.filter((entry) => entry.results);
@@ -343,7 +352,7 @@ ${markdownTable(summary)}
 ${sections.join('\n\n')}
 
 ${profileSection()}
-`;
+${keptSections()}`;
 	writeFileSync(join(process.cwd(), 'BENCHMARKS.md'), text);
 	console.log('BENCHMARKS.md written');
 }
