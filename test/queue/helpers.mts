@@ -80,11 +80,19 @@ export async function runManually(api: N8nApi, workflowId: string, trigger: stri
 	return result.executionId;
 }
 
-/** POSTs to a production webhook, retrying while n8n has not registered it yet (publishing is asynchronous). */
-export async function callWebhook(mainUrl: string, path: string, body: unknown): Promise<Response> {
+/**
+ * POSTs to a production webhook, retrying while n8n has not registered it yet (publishing is
+ * asynchronous). Gives up on an answer after `timeoutMs`.
+ */
+export async function callWebhook(mainUrl: string, path: string, body: unknown, timeoutMs = 150_000): Promise<Response> {
 	const deadline = Date.now() + 30_000;
 	for (;;) {
-		const res = await fetch(`${mainUrl}/webhook/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+		const res = await fetch(`${mainUrl}/webhook/${path}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+			signal: AbortSignal.timeout(timeoutMs),
+		});
 		if (res.status !== 404 || Date.now() > deadline) return res;
 		await res.arrayBuffer();
 		await sleep(250);

@@ -171,7 +171,7 @@ describe('the package in n8n queue mode (main + 2 workers, PostgreSQL, Redis)', 
 			assert.equal(installed.name, 'n8n-nodes-video-personalization');
 			for (const [key, value] of Object.entries(cluster.shared)) assert.equal(entry.env[key], value, `${entry.name}: ${key}`);
 			assert.equal(entry.env.EXECUTIONS_MODE, 'queue');
-			assert.equal(entry.env.N8N_BINARY_DATA_MODE, undefined, 'binary data in the queue-mode default (database)');
+			assert.equal(entry.env.N8N_DEFAULT_BINARY_DATA_MODE, undefined, 'binary data in the queue-mode default (database)');
 			assert.doesNotMatch(cluster.tail(entry.name, 400), /Last session crashed/);
 		}
 	});
