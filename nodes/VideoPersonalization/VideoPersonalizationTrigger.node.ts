@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, 
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { fetchRestPage } from './transport/pagination';
-import type { FinalStatus } from './transport/videoList';
+import type { FinalStatus } from './helpers/videoList';
 import { type PageSource, type VideoEvent, VideoPoll } from './trigger/poll';
 import { readState, writeState } from './trigger/state';
 import { latestFinished } from './trigger/testEvent';

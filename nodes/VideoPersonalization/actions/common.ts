@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { SelectableField } from '../transport/queries';
+import type { SelectableField } from '../helpers/queries';
 import type { ListSelection } from '../transport/pagination';
 import { DEFAULT_TIMEOUT_MS } from '../transport/request';
 

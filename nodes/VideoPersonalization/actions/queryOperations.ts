@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { graphqlGetMany } from '../transport/pagination';
-import { type SelectableField, fieldSwitches } from '../transport/queries';
+import { type SelectableField, fieldSwitches } from '../helpers/queries';
 import { callError, callGraphql } from '../transport/request';
 import {
 	fieldsOption,

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { mapWithConcurrency } from '../transport/pool';
+import { mapWithConcurrency } from '../helpers/pool';
 import * as asset from './asset/Asset.resource';
 import * as organisation from './organisation/Organisation.resource';
 import * as template from './template/Template.resource';

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { mapWithConcurrency } from './pool';
+import { mapWithConcurrency } from '../helpers/pool';
 import { type ApiContext, callApiForObject, callError, tryGraphql } from './request';
 
 /** Return All, or at most `limit` records. */

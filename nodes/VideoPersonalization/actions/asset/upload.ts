@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { binarySize, multipartBody } from '../../transport/multipart';
 import { callApiForObject } from '../../transport/request';
-import { type AssetType, ASSET_TYPES, checkUpload } from '../../transport/uploadRules';
+import { type AssetType, ASSET_TYPES, checkUpload } from '../../helpers/uploadRules';
 import { fieldError, readTimeoutMs, optionsCollection, timeoutOption } from '../common';
 import { readTags } from './locator';
 

@@ -1,4 +1,4 @@
-import { ORGANISATION_FIELDS, ORGANISATION_QUERY } from '../../transport/queries';
+import { ORGANISATION_FIELDS, ORGANISATION_QUERY } from '../../helpers/queries';
 import { type LookupKey, lookupByProperties, readLookupBy } from '../lookupBy';
 import { lookupOperation } from '../queryOperations';
 

@@ -1,4 +1,4 @@
-import { ORGANISATION_FIELDS, ORGANISATIONS_QUERY } from '../../transport/queries';
+import { ORGANISATION_FIELDS, ORGANISATIONS_QUERY } from '../../helpers/queries';
 import { listOperation, optionalText } from '../queryOperations';
 
 export const ORGANISATIONS_PERMISSION = 'Listing organisations needs admin access.';

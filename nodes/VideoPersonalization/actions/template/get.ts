@@ -1,4 +1,4 @@
-import { TEMPLATE_FIELDS, TEMPLATE_QUERY } from '../../transport/queries';
+import { TEMPLATE_FIELDS, TEMPLATE_QUERY } from '../../helpers/queries';
 import { lookupOperation } from '../queryOperations';
 import { readTemplateCriteria, TEMPLATE_PERMISSION, templateLocator } from './locator';
 

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { TEMPLATE_FIELDS, TEMPLATES_QUERY } from '../../transport/queries';
+import { TEMPLATE_FIELDS, TEMPLATES_QUERY } from '../../helpers/queries';
 import { listOperation } from '../queryOperations';
 import { TEMPLATES_PERMISSION } from './locator';
 

@@ -1,4 +1,4 @@
-import { USER_FIELDS, USER_QUERY } from '../../transport/queries';
+import { USER_FIELDS, USER_QUERY } from '../../helpers/queries';
 import { type LookupKey, lookupByProperties, readLookupBy } from '../lookupBy';
 import { lookupOperation } from '../queryOperations';
 

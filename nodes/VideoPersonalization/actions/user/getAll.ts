@@ -1,4 +1,4 @@
-import { USER_FIELDS, USERS_QUERY } from '../../transport/queries';
+import { USER_FIELDS, USERS_QUERY } from '../../helpers/queries';
 import { listOperation, optionalText } from '../queryOperations';
 
 export const USERS_PERMISSION = 'Listing users needs admin privileges.';

@@ -10,7 +10,7 @@ import {
 	type ListOrder,
 	oldestOnPage,
 	pagesFromNewestEnd,
-} from '../../transport/videoList';
+} from '../../helpers/videoList';
 import { fieldError, readTimeoutMs } from '../common';
 import type { ItemResult } from '../types';
 

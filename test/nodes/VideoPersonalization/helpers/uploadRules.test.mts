@@ -8,7 +8,7 @@ import {
 	identifyFormat,
 	type UploadCheck,
 	type UploadFacts,
-} from '../../../../nodes/VideoPersonalization/transport/uploadRules.ts';
+} from '../../../../nodes/VideoPersonalization/helpers/uploadRules.ts';
 
 const MiB = 1024 * 1024;
 

@@ -27,7 +27,7 @@ import {
 	USER_FIELDS,
 	USER_QUERY,
 	USERS_QUERY,
-} from '../../../../nodes/VideoPersonalization/transport/queries.ts';
+} from '../../../../nodes/VideoPersonalization/helpers/queries.ts';
 
 /**
  * The spec's types. Where the spec does not show an object's fields (Team, MessagingCampaign,

@@ -9,7 +9,7 @@ import {
 	type ListOrder,
 	oldestOnPage,
 	pagesFromNewestEnd,
-} from '../../../../nodes/VideoPersonalization/transport/videoList.ts';
+} from '../../../../nodes/VideoPersonalization/helpers/videoList.ts';
 
 const at = (iso: string, extra: IDataObject = {}): IDataObject => ({ id: `vid_${iso}`, created_at: iso, ...extra });
 const T1 = '2024-03-01T10:00:00Z';
