@@ -6,7 +6,9 @@ export type Failure =
 	| { kind: 'http'; status: number; headers: IDataObject; body: unknown }
 	| { kind: 'network'; code: string; detail: string }
 	| { kind: 'graphql'; errors: GraphqlErrorEntry[] }
-	| { kind: 'shape'; detail: string };
+	| { kind: 'shape'; detail: string }
+	/** The record asked for does not exist: a 404, a GraphQL NOT_FOUND, or a lookup answered with null. */
+	| { kind: 'notFound'; said?: string };
 
 export interface GraphqlErrorEntry {
 	message: string;
@@ -176,11 +178,7 @@ function describeHttp(
 				description: `${context.permission ? `${context.permission} ` : ''}Use the key of a user with that role, or ask an administrator.${server}`,
 			};
 		case 404:
-			return {
-				httpCode,
-				message: `Not found: ${action} (404)`,
-				description: `Check the ID or name; the record may have been deleted. If every operation fails like this, check the Base URL in the credential.${server}`,
-			};
+			return describeNotFound(context, said);
 		case 405:
 			return {
 				httpCode,
@@ -231,6 +229,17 @@ function describeHttp(
 		httpCode,
 		message: `The service answered ${status} to ${action}`,
 		description: `Unexpected status.${server}`,
+	};
+}
+
+function describeNotFound(context: CallContext, said: string | undefined): DescribedFailure {
+	const server = said ? ` The service said: "${clean(said, context.secrets)}".` : '';
+	return {
+		httpCode: '404',
+		message: `Not found: ${context.action} (404)`,
+		description:
+			'Check the ID or name; the record may have been deleted. If every operation fails like this, ' +
+			`check the Base URL in the credential.${server}`,
 	};
 }
 
@@ -286,9 +295,7 @@ function describeGraphql(
 	if (codes.has('FORBIDDEN')) {
 		return describeHttp({ kind: 'http', status: 403, headers: {}, body: said }, context);
 	}
-	if (codes.has('NOT_FOUND')) {
-		return describeHttp({ kind: 'http', status: 404, headers: {}, body: said }, context);
-	}
+	if (codes.has('NOT_FOUND')) return describeNotFound(context, serverMessage(said));
 	const unknownField = failure.errors
 		.map((entry) => /Cannot query field "([^"]+)" on type "([^"]+)"/.exec(entry.message))
 		.find((match) => match !== null);
@@ -318,6 +325,8 @@ export function describeFailure(failure: Failure, context: CallContext): Describ
 			return describeNetwork(failure, context);
 		case 'graphql':
 			return describeGraphql(failure, context);
+		case 'notFound':
+			return describeNotFound(context, failure.said);
 		case 'shape':
 			return {
 				message: `The service's answer to ${context.action} was not what the API describes`,
@@ -340,4 +349,39 @@ export function toNodeApiError(node: INode, failure: Failure, context: CallConte
 		httpCode: described.httpCode,
 		itemIndex: context.itemIndex,
 	});
+}
+
+function errorChain(error: unknown): IDataObject[] {
+	const chain: IDataObject[] = [];
+	let current: unknown = error;
+	for (let depth = 0; depth < 4 && current !== null && typeof current === 'object'; depth++) {
+		chain.push(current as IDataObject);
+		current = (current as IDataObject).cause;
+	}
+	return chain;
+}
+
+/** A thrown transport error as a Failure; undefined when it is not a network fault. */
+export function networkFailure(error: unknown): Failure | undefined {
+	const chain = errorChain(error);
+	const codes = chain.map((entry) => entry.code).filter((code): code is string => typeof code === 'string');
+	const messages = chain.map((entry) => entry.message).filter((text): text is string => typeof text === 'string');
+	const text = messages.join(' ');
+	if (codes.includes('ERR_CANCELED') || chain.some((entry) => entry.name === 'AbortError')) return undefined;
+	if (codes.includes('ECONNABORTED') || codes.includes('ETIMEDOUT') || /timeout of \d+ms exceeded/i.test(text)) {
+		const limit = /timeout of (\d+)ms/.exec(text)?.[1];
+		return {
+			kind: 'network',
+			code: 'TIMEOUT',
+			detail: limit ? `No answer within ${Number(limit) / 1000} s` : 'No answer in time',
+		};
+	}
+	const known = ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'];
+	const code = codes.find((candidate) => known.includes(candidate));
+	if (code) return { kind: 'network', code, detail: text };
+	// A reset after the answer began arrives as "stream has been aborted" (axios ERR_BAD_RESPONSE).
+	if (/socket hang up|stream has been aborted|aborted/i.test(text)) {
+		return { kind: 'network', code: 'ECONNRESET', detail: text };
+	}
+	return undefined;
 }

@@ -1,19 +1,24 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import { graphqlGetMany } from '../transport/pagination';
-import { type SelectableField, fieldSwitches } from '../helpers/queries';
-import { callError, callGraphql } from '../transport/request';
+import { fieldSwitches, type SelectableField } from '../helpers/queries';
+import { graphql } from '../transport/graphql';
+import { graphqlGetMany, restGetMany } from '../transport/pagination';
 import {
 	fieldsOption,
+	filtersCollection,
+	optionsCollection,
 	readFields,
 	readSelection,
 	readTimeoutMs,
 	returnAllAndLimit,
-	optionsCollection,
 	toItems,
 } from './common';
-import type { OperationModule, ResourceName } from './types';
+import type { OperationModule, OperationOption } from './types';
+
+/**
+ * Operations made from a description of what differs between them: Get and Get Many through
+ * the query-style API, and Get Many over a REST list.
+ */
 
 /** What identifies one record: the lookup input and how to name it in messages. */
 export interface Criteria {
@@ -22,42 +27,49 @@ export interface Criteria {
 }
 
 interface QueryResourceSpec {
-	resource: ResourceName;
+	option: OperationOption;
 	noun: string;
 	fields: SelectableField[];
 	permission: string;
-}
-
-export interface LookupSpec extends QueryResourceSpec {
 	/** Field under `viewer`, e.g. `findUser`. */
 	field: string;
 	query: string;
+}
+
+export interface LookupSpec extends QueryResourceSpec {
 	criteriaProperties: INodeProperties[];
 	readCriteria(ctx: IExecuteFunctions, itemIndex: number): Criteria;
 }
 
 export interface ListSpec extends QueryResourceSpec {
-	field: string;
-	query: string;
 	filterProperties: INodeProperties[];
 	readFilter(ctx: IExecuteFunctions, itemIndex: number): IDataObject;
 }
 
-function optionsProperty(spec: QueryResourceSpec): INodeProperties {
+export interface RestListSpec {
+	option: OperationOption;
+	noun: string;
+	/** The list's path under the Base URL, e.g. `/assets`. */
+	path: string;
+	/** The options of the Filters collection. */
+	filters: INodeProperties[];
+	/** The list's query parameters, from the Filters collection. */
+	readQuery(filters: IDataObject): IDataObject;
+}
+
+function fieldsProperty(spec: QueryResourceSpec): INodeProperties {
 	return optionsCollection([fieldsOption(spec.fields, spec.noun)]);
 }
 
-/** Get one record through the query-style API (spec 4.2). */
+/** Get one record through the query-style API; a lookup answered with null is Not Found. */
 export function lookupOperation(spec: LookupSpec): OperationModule {
 	return {
-		description: updateDisplayOptions({ show: { resource: [spec.resource], operation: ['get'] } }, [
-			...spec.criteriaProperties,
-			optionsProperty(spec),
-		]),
-		async execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+		option: spec.option,
+		properties: [...spec.criteriaProperties, fieldsProperty(spec)],
+		async execute(this: IExecuteFunctions, itemIndex, api): Promise<INodeExecutionData[]> {
 			const { criteria, label } = spec.readCriteria(this, itemIndex);
 			const action = `get the ${spec.noun} with ${label}`;
-			const viewer = await callGraphql(this, {
+			const viewer = await graphql(api, {
 				query: spec.query,
 				variables: { criteria, ...fieldSwitches(spec.fields, readFields(this, itemIndex)) },
 				action,
@@ -68,7 +80,7 @@ export function lookupOperation(spec: LookupSpec): OperationModule {
 			const record = viewer[spec.field];
 			if (record === null || typeof record !== 'object' || Array.isArray(record)) {
 				// No match: the service may answer null instead of a NOT_FOUND error.
-				throw await callError(this, { kind: 'http', status: 404, headers: {}, body: undefined }, { action, itemIndex });
+				throw api.error({ kind: 'notFound' }, { action, itemIndex });
 			}
 			return [{ json: record as IDataObject }];
 		},
@@ -78,14 +90,15 @@ export function lookupOperation(spec: LookupSpec): OperationModule {
 /** Get many records through the query-style API, every page handled. */
 export function listOperation(spec: ListSpec): OperationModule {
 	return {
-		description: updateDisplayOptions({ show: { resource: [spec.resource], operation: ['getAll'] } }, [
+		option: spec.option,
+		properties: [
 			...returnAllAndLimit(`${spec.noun}s`),
 			...spec.filterProperties,
-			optionsProperty(spec),
-		]),
-		async execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+			fieldsProperty(spec),
+		],
+		async execute(this: IExecuteFunctions, itemIndex, api): Promise<INodeExecutionData[]> {
 			const records = await graphqlGetMany(
-				this,
+				api,
 				{
 					query: spec.query,
 					field: spec.field,
@@ -103,8 +116,39 @@ export function listOperation(spec: ListSpec): OperationModule {
 	};
 }
 
+/** Get many records of a REST list, every page handled, filtered by its query parameters. */
+export function restListOperation(spec: RestListSpec): OperationModule {
+	return {
+		option: spec.option,
+		properties: [
+			...returnAllAndLimit(`${spec.noun}s`),
+			filtersCollection(spec.filters),
+			optionsCollection(),
+		],
+		async execute(this: IExecuteFunctions, itemIndex, api): Promise<INodeExecutionData[]> {
+			const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+			const records = await restGetMany(
+				api,
+				{
+					path: spec.path,
+					qs: spec.readQuery(filters),
+					action: `list ${spec.noun}s`,
+					itemIndex,
+					timeoutMs: readTimeoutMs(this, itemIndex),
+				},
+				readSelection(this, itemIndex),
+			);
+			return toItems(records);
+		},
+	};
+}
+
 /** An optional text filter; empty means no filter. */
-export function optionalText(ctx: IExecuteFunctions, itemIndex: number, parameter: string): string | undefined {
+export function optionalText(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	parameter: string,
+): string | undefined {
 	const value = ctx.getNodeParameter(parameter, itemIndex, '') as unknown;
 	if (typeof value === 'number') return String(value);
 	return typeof value === 'string' && value.trim() ? value.trim() : undefined;

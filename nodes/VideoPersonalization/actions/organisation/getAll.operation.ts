@@ -1,10 +1,13 @@
+import { ORGANISATIONS_PERMISSION } from '../../helpers/permissions';
 import { ORGANISATION_FIELDS, ORGANISATIONS_QUERY } from '../../helpers/queries';
-import { listOperation, optionalText } from '../queryOperations';
+import { listOperation, optionalText } from '../operationFactories';
 
-export const ORGANISATIONS_PERMISSION = 'Listing organisations needs admin access.';
-
-export const { description, execute } = listOperation({
-	resource: 'organisation',
+export const { option, properties, execute } = listOperation({
+	option: {
+		name: 'Get Many',
+		action: 'Get many organisations',
+		description: 'List organisations (needs admin access)',
+	},
 	noun: 'organisation',
 	field: 'organisations',
 	query: ORGANISATIONS_QUERY,

@@ -1,10 +1,13 @@
+import { USERS_PERMISSION } from '../../helpers/permissions';
 import { USER_FIELDS, USERS_QUERY } from '../../helpers/queries';
-import { listOperation, optionalText } from '../queryOperations';
+import { listOperation, optionalText } from '../operationFactories';
 
-export const USERS_PERMISSION = 'Listing users needs admin privileges.';
-
-export const { description, execute } = listOperation({
-	resource: 'user',
+export const { option, properties, execute } = listOperation({
+	option: {
+		name: 'Get Many',
+		action: 'Get many users',
+		description: 'List users (needs admin privileges)',
+	},
 	noun: 'user',
 	field: 'users',
 	query: USERS_QUERY,

@@ -1,17 +1,19 @@
+import { ORGANISATION_PERMISSION } from '../../helpers/permissions';
 import { ORGANISATION_FIELDS, ORGANISATION_QUERY } from '../../helpers/queries';
 import { type LookupKey, lookupByProperties, readLookupBy } from '../lookupBy';
-import { lookupOperation } from '../queryOperations';
-
-export const ORGANISATION_PERMISSION =
-	'Global admins may get any organisation and organisation admins their own; regular users may have no access.';
+import { lookupOperation } from '../operationFactories';
 
 const keys: LookupKey[] = [
 	{ key: 'id', displayName: 'Organisation ID', placeholder: 'e.g. org_1a2b3c' },
 	{ key: 'name', displayName: 'Name', placeholder: 'e.g. Acme Corp' },
 ];
 
-export const { description, execute } = lookupOperation({
-	resource: 'organisation',
+export const { option, properties, execute } = lookupOperation({
+	option: {
+		name: 'Get',
+		action: 'Get an organisation',
+		description: 'Get one organisation by ID or name',
+	},
 	noun: 'organisation',
 	field: 'organisation',
 	query: ORGANISATION_QUERY,

@@ -1,8 +1,7 @@
+import { USER_PERMISSION } from '../../helpers/permissions';
 import { USER_FIELDS, USER_QUERY } from '../../helpers/queries';
 import { type LookupKey, lookupByProperties, readLookupBy } from '../lookupBy';
-import { lookupOperation } from '../queryOperations';
-
-export const USER_PERMISSION = 'Any user may look up their own record; looking up another user needs admin privileges.';
+import { lookupOperation } from '../operationFactories';
 
 const keys: LookupKey[] = [
 	{ key: 'id', displayName: 'User ID', placeholder: 'e.g. usr_5d1e7a' },
@@ -10,8 +9,12 @@ const keys: LookupKey[] = [
 	{ key: 'phone', displayName: 'Phone', placeholder: 'e.g. +15551234567' },
 ];
 
-export const { description, execute } = lookupOperation({
-	resource: 'user',
+export const { option, properties, execute } = lookupOperation({
+	option: {
+		name: 'Get',
+		action: 'Get a user',
+		description: 'Get one user by ID, email or phone',
+	},
 	noun: 'user',
 	field: 'findUser',
 	query: USER_QUERY,

@@ -1,9 +1,14 @@
+import { TEMPLATE_PERMISSION } from '../../helpers/permissions';
 import { TEMPLATE_FIELDS, TEMPLATE_QUERY } from '../../helpers/queries';
-import { lookupOperation } from '../queryOperations';
-import { readTemplateCriteria, TEMPLATE_PERMISSION, templateLocator } from './locator';
+import { lookupOperation } from '../operationFactories';
+import { readTemplateCriteria, templateLocator } from './locator';
 
-export const { description, execute } = lookupOperation({
-	resource: 'template',
+export const { option, properties, execute } = lookupOperation({
+	option: {
+		name: 'Get',
+		action: 'Get a template',
+		description: 'Get one video template by ID or name',
+	},
 	noun: 'template',
 	field: 'videoTemplate',
 	query: TEMPLATE_QUERY,
