@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { fieldError } from './common';
-import type { Criteria } from './operationFactories';
+import type { Criteria, LookupSpec } from './operationFactories';
 
 export interface LookupKey {
 	/** Lookup input field, e.g. `email`. */
@@ -48,4 +48,15 @@ export function readLookupBy(ctx: IExecuteFunctions, itemIndex: number, keys: Lo
 		throw fieldError(ctx, itemIndex, key.displayName, 'is empty');
 	}
 	return { criteria: { [key.key]: value.trim() }, label: `${key.displayName} "${value.trim()}"` };
+}
+
+/** The criteria part of a lookup by one of `keys`: its fields and how they are read. */
+export function lookupBy(
+	noun: string,
+	keys: LookupKey[],
+): Pick<LookupSpec, 'criteriaProperties' | 'readCriteria'> {
+	return {
+		criteriaProperties: lookupByProperties(noun, keys),
+		readCriteria: (ctx, itemIndex) => readLookupBy(ctx, itemIndex, keys),
+	};
 }

@@ -144,12 +144,19 @@ export function restListOperation(spec: RestListSpec): OperationModule {
 }
 
 /** An optional text filter; empty means no filter. */
-export function optionalText(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	parameter: string,
-): string | undefined {
+function optionalText(ctx: IExecuteFunctions, itemIndex: number, parameter: string): string | undefined {
 	const value = ctx.getNodeParameter(parameter, itemIndex, '') as unknown;
 	if (typeof value === 'number') return String(value);
 	return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}
+
+/** The filter of a query-style Get Many that is one optional text field, sent under its name. */
+export function textFilter(field: INodeProperties): Pick<ListSpec, 'filterProperties' | 'readFilter'> {
+	return {
+		filterProperties: [field],
+		readFilter(ctx, itemIndex) {
+			const text = optionalText(ctx, itemIndex, field.name);
+			return text ? { [field.name]: text } : {};
+		},
+	};
 }

@@ -1,6 +1,6 @@
 import { ORGANISATION_PERMISSION } from '../../helpers/permissions';
 import { ORGANISATION_FIELDS, ORGANISATION_QUERY } from '../../helpers/queries';
-import { type LookupKey, lookupByProperties, readLookupBy } from '../lookupBy';
+import { type LookupKey, lookupBy } from '../lookupBy';
 import { lookupOperation } from '../operationFactories';
 
 const keys: LookupKey[] = [
@@ -19,6 +19,5 @@ export const { option, properties, execute } = lookupOperation({
 	query: ORGANISATION_QUERY,
 	fields: ORGANISATION_FIELDS,
 	permission: ORGANISATION_PERMISSION,
-	criteriaProperties: lookupByProperties('organisation', keys),
-	readCriteria: (ctx, itemIndex) => readLookupBy(ctx, itemIndex, keys),
+	...lookupBy('organisation', keys),
 });

@@ -1,6 +1,6 @@
 import { ORGANISATIONS_PERMISSION } from '../../helpers/permissions';
 import { ORGANISATION_FIELDS, ORGANISATIONS_QUERY } from '../../helpers/queries';
-import { listOperation, optionalText } from '../operationFactories';
+import { listOperation, textFilter } from '../operationFactories';
 
 export const { option, properties, execute } = listOperation({
 	option: {
@@ -13,17 +13,11 @@ export const { option, properties, execute } = listOperation({
 	query: ORGANISATIONS_QUERY,
 	fields: ORGANISATION_FIELDS,
 	permission: ORGANISATIONS_PERMISSION,
-	filterProperties: [
-		{
-			displayName: 'Filter',
-			name: 'filter',
-			type: 'string',
-			default: '',
-			description: 'Only organisations whose name matches this text',
-		},
-	],
-	readFilter(ctx, itemIndex) {
-		const filter = optionalText(ctx, itemIndex, 'filter');
-		return filter ? { filter } : {};
-	},
+	...textFilter({
+		displayName: 'Filter',
+		name: 'filter',
+		type: 'string',
+		default: '',
+		description: 'Only organisations whose name matches this text',
+	}),
 });

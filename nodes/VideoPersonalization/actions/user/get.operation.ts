@@ -1,6 +1,6 @@
 import { USER_PERMISSION } from '../../helpers/permissions';
 import { USER_FIELDS, USER_QUERY } from '../../helpers/queries';
-import { type LookupKey, lookupByProperties, readLookupBy } from '../lookupBy';
+import { type LookupKey, lookupBy } from '../lookupBy';
 import { lookupOperation } from '../operationFactories';
 
 const keys: LookupKey[] = [
@@ -20,6 +20,5 @@ export const { option, properties, execute } = lookupOperation({
 	query: USER_QUERY,
 	fields: USER_FIELDS,
 	permission: USER_PERMISSION,
-	criteriaProperties: lookupByProperties('user', keys),
-	readCriteria: (ctx, itemIndex) => readLookupBy(ctx, itemIndex, keys),
+	...lookupBy('user', keys),
 });

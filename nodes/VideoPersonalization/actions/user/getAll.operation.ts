@@ -1,6 +1,6 @@
 import { USERS_PERMISSION } from '../../helpers/permissions';
 import { USER_FIELDS, USERS_QUERY } from '../../helpers/queries';
-import { listOperation, optionalText } from '../operationFactories';
+import { listOperation, textFilter } from '../operationFactories';
 
 export const { option, properties, execute } = listOperation({
 	option: {
@@ -13,17 +13,11 @@ export const { option, properties, execute } = listOperation({
 	query: USERS_QUERY,
 	fields: USER_FIELDS,
 	permission: USERS_PERMISSION,
-	filterProperties: [
-		{
-			displayName: 'Search',
-			name: 'search',
-			type: 'string',
-			default: '',
-			description: 'Only users whose ID, email, first name or last name matches this text',
-		},
-	],
-	readFilter(ctx, itemIndex) {
-		const search = optionalText(ctx, itemIndex, 'search');
-		return search ? { search } : {};
-	},
+	...textFilter({
+		displayName: 'Search',
+		name: 'search',
+		type: 'string',
+		default: '',
+		description: 'Only users whose ID, email, first name or last name matches this text',
+	}),
 });
