@@ -20,7 +20,7 @@ export interface GraphqlErrorEntry {
 export interface CallContext {
 	/** e.g. 'get asset "ast_1"', 'list videos', 'create the video "Welcome Ana"' */
 	action: string;
-	/** Who may do this, from the spec's authorization table; shown on 403. */
+	/** Who may do this (helpers/permissions.ts); shown on 403. */
 	permission?: string;
 	/** Values that must never appear in a message (the API key). */
 	secrets: string[];
@@ -65,7 +65,7 @@ function asObject(value: unknown): IDataObject | undefined {
 		: undefined;
 }
 
-/** The server's own words, whatever shape its error body has (the spec does not give one). */
+/** The server's own words, whatever shape its error body has (none is stated: docs/service-facts.md). */
 export function serverMessage(body: unknown): string | undefined {
 	if (typeof body === 'string') {
 		const text = body.trim();
@@ -148,7 +148,8 @@ function describeHttp(
 			httpCode,
 			message: `The service answered "${action}" with a redirect (${status}) to ${target}`,
 			description:
-				'The API key is never sent on to another address. Set the Base URL (and GraphQL Endpoint) in the credential to the final address of the service.',
+				'The API key is never sent on to another address. Set the Base URL (and GraphQL Endpoint) ' +
+				'in the credential to the final address of the service.',
 		};
 	}
 	switch (status) {
@@ -163,19 +164,25 @@ function describeHttp(
 			return {
 				httpCode,
 				message: 'The service rejected the API key (401)',
-				description: `Check the API Key of the Video Personalization API credential: it may be mistyped, revoked or expired. A new key comes from the developer dashboard of your account.${server}`,
+				description:
+					'Check the API Key of the Video Personalization API credential: it may be mistyped, revoked ' +
+					`or expired. A new key comes from the developer dashboard of your account.${server}`,
 			};
 		case 402:
 			return {
 				httpCode,
 				message: `Not enough credits to ${action} (402)`,
-				description: `Credits come from your brand's share of the organisation pool; an organisation admin can move credits to your brand.${server}`,
+				description:
+					"Credits come from your brand's share of the organisation pool; an organisation admin can " +
+					`move credits to your brand.${server}`,
 			};
 		case 403:
 			return {
 				httpCode,
 				message: `The API key may not ${action} (403)`,
-				description: `${context.permission ? `${context.permission} ` : ''}Use the key of a user with that role, or ask an administrator.${server}`,
+				description:
+					(context.permission ? `${context.permission} ` : '') +
+					`Use the key of a user with that role, or ask an administrator.${server}`,
 			};
 		case 404:
 			return describeNotFound(context, said);
@@ -207,7 +214,9 @@ function describeHttp(
 			return {
 				httpCode,
 				message: `The service is rate limiting requests (429) and still was after the retries`,
-				description: `Run again later, send fewer items per run, or add a Wait node between batches.${retriedNote(context)}${server}`,
+				description:
+					'Run again later, send fewer items per run, or add a Wait node between batches.' +
+					`${retriedNote(context)}${server}`,
 			};
 		default:
 			break;
@@ -215,14 +224,17 @@ function describeHttp(
 	if (status >= 500) {
 		const page =
 			kind === 'html'
-				? ' It answered with an HTML page instead of JSON, which usually comes from a proxy or gateway in front of the service.'
+				? ' It answered with an HTML page instead of JSON, which usually comes from a proxy or gateway ' +
+					'in front of the service.'
 				: kind === 'text'
 					? ' It answered with plain text instead of JSON.'
 					: '';
 		return {
 			httpCode,
 			message: `The service failed to ${action} (${status})`,
-			description: `This is a problem on the service's side; try again later.${page}${committedNote(context)}${retriedNote(context)}${server}`,
+			description:
+				"This is a problem on the service's side; try again later." +
+				`${page}${committedNote(context)}${retriedNote(context)}${server}`,
 		};
 	}
 	return {

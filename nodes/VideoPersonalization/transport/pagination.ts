@@ -22,7 +22,12 @@ export function firstPageSize(selection: ListSelection, maxPageSize: number): nu
 }
 
 /** Page numbers after the first that hold the records wanted. */
-export function remainingPages(total: number, pageSize: number, selection: ListSelection, pageCount?: number): number[] {
+export function remainingPages(
+	total: number,
+	pageSize: number,
+	selection: ListSelection,
+	pageCount?: number,
+): number[] {
 	const wanted = selection.returnAll ? total : Math.min(selection.limit, total);
 	let pages = Math.ceil(wanted / Math.max(1, pageSize));
 	if (pageCount !== undefined) pages = Math.min(pages, pageCount);
@@ -88,7 +93,7 @@ function badEntry(items: unknown[], path: string): string | undefined {
 	return undefined;
 }
 
-/** One page of a REST list (spec 2.1), checked for the envelope's shape. */
+/** One page of a REST list, checked for the envelope's shape (docs/service-facts.md, "REST lists"). */
 export async function fetchRestPage(
 	api: ServiceClient,
 	request: RestListRequest,
@@ -135,8 +140,9 @@ export async function restGetMany(
 	request: RestListRequest,
 	selection: ListSelection,
 ): Promise<IDataObject[]> {
-	const first = await fetchRestPage(api, request, 1, firstPageSize(selection, REST_MAX_PAGE_SIZE));
-	const pageSize = servedPageSize(firstPageSize(selection, REST_MAX_PAGE_SIZE), first.limit, first.items.length, first.total);
+	const asked = firstPageSize(selection, REST_MAX_PAGE_SIZE);
+	const first = await fetchRestPage(api, request, 1, asked);
+	const pageSize = servedPageSize(asked, first.limit, first.items.length, first.total);
 	if (first.nextPage === null || (!selection.returnAll && first.items.length >= selection.limit)) {
 		return mergePages([first.items], selection);
 	}
@@ -174,6 +180,10 @@ interface GraphqlPage {
 	pages: number;
 }
 
+type GraphqlPageOutcome =
+	| { ok: true; page: GraphqlPage }
+	| { ok: false; limitRefused: boolean; messages: string[]; raise: () => Error };
+
 /** Whether the errors refuse the page size asked for ("limit must be at most 50"), not e.g. a rate limit. */
 export function isLimitRefusal(messages: string[]): boolean {
 	return messages.some(
@@ -199,7 +209,7 @@ async function fetchGraphqlPage(
 	request: GraphqlListRequest,
 	page: number,
 	limit: number,
-): Promise<{ ok: true; page: GraphqlPage } | { ok: false; limitRefused: boolean; messages: string[]; raise: () => Error }> {
+): Promise<GraphqlPageOutcome> {
 	const outcome = await tryGraphql(api, {
 		...request,
 		variables: { ...request.variables, filter: { ...request.filter, page, limit } },
@@ -210,7 +220,8 @@ async function fetchGraphqlPage(
 	}
 	const envelope = outcome.viewer[request.field] as IDataObject | null | undefined;
 	if (!envelope || !Array.isArray(envelope.items) || !isCount(envelope.total)) {
-		throw api.error({ kind: 'shape', detail: `Expected viewer.${request.field} { items, total, page, limit, pages }` }, request);
+		const detail = `Expected viewer.${request.field} { items, total, page, limit, pages }`;
+		throw api.error({ kind: 'shape', detail }, request);
 	}
 	const entry = badEntry(envelope.items, `viewer.${request.field}.items`);
 	if (entry) throw api.error({ kind: 'shape', detail: entry }, request);
@@ -227,8 +238,9 @@ async function fetchGraphqlPage(
 }
 
 /**
- * Get Many over a query-style list (spec 2.2). The largest page size is unknown: a size the
- * server refuses is retried smaller, and a server that serves fewer than asked sets the size.
+ * Get Many over a query-style list (docs/service-facts.md, "Query-style API"). The largest page
+ * size is not stated: a size the server refuses is retried smaller, and a server that serves
+ * fewer than asked sets the size.
  */
 export async function graphqlGetMany(
 	api: ServiceClient,

@@ -1,6 +1,7 @@
 /**
  * The query-style documents, parsed and validated by graphql-js against a schema written from
- * the spec (sections 2.2, 2.5-2.7 and 4.2), and run against it to check the field switches.
+ * the service's interface (docs/service-facts.md, "Query-style API"), and run against it to
+ * check the field switches.
  */
 import {
 	buildSchema,
@@ -218,7 +219,7 @@ describe.each(CASES)('$name', (testCase) => {
 	});
 
 	if (testCase.list) {
-		it('selects the list envelope of spec 2.2: items, total, page, limit, pages', () => {
+		it('selects the list envelope: items, total, page, limit, pages', () => {
 			const viewer = operation(document).selectionSet.selections[0] as FieldNode;
 			const field = viewer.selectionSet?.selections[0] as FieldNode;
 			const names = field.selectionSet?.selections.map((selection) => (selection as FieldNode).name.value);

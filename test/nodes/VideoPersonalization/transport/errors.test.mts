@@ -1,5 +1,5 @@
 /**
- * What the user reads when a call fails. The spec gives no error format (section 7), so every
+ * What the user reads when a call fails. No error format is stated (docs/service-facts.md), so every
  * body shape must be read, and nothing the server echoes may carry the API key out.
  */
 import type { IDataObject, INode } from 'n8n-workflow';
