@@ -77,9 +77,10 @@ export class ServiceClient {
 	) {}
 
 	/**
-	 * Sends one request, retried as its kind allows; every request of the execution (REST,
-	 * GraphQL, file downloads) passes here. The key goes only to the configured service
-	 * addresses, and never along a redirect.
+	 * Sends one request, retried as its kind allows. Every request of the execution (REST,
+	 * GraphQL, file downloads) passes here, and `attempt` is each try of it, retries included:
+	 * what must hold for all of them (pacing, a time budget) belongs here. The key goes only to
+	 * the configured service addresses, and never along a redirect.
 	 */
 	async send(request: ServiceRequest): Promise<ApiResponse> {
 		const attempt = this.attempt(request);
