@@ -51,7 +51,7 @@ export interface Sandbox {
 		config(): ReturnType<RateLimiter['config']>;
 		counters(): RateLimitCounters;
 		resetCounters(): void;
-		/** Tokens now in the bucket of this Authorization header value (scope 'key') or the global one. */
+		/** Tokens now in the bucket of an API key or Authorization header value (scope 'key'), or the global one; undefined when off. */
 		level(authorization?: string): number | undefined;
 	};
 	setListOrder(order: ListOrder): void;

@@ -149,7 +149,7 @@ export class RateLimiter {
 		};
 	}
 
-	/** Tokens now in the bucket of an Authorization header value (or the global bucket); full when unused. */
+	/** Tokens now in the bucket of an API key or Authorization header value (or the global bucket); full when unused. */
 	level(authorization?: string): number | undefined {
 		const c = this.current;
 		if (!c) return undefined;
