@@ -82,8 +82,9 @@ idle; the limit is the only bottleneck):
 Requests and 429s are the limiter's own counters for each key (every request it received, 429s included). For Create,
 "created once" counts the videos in the sandbox's store by title: items with a video, and videos beyond one per item.
 The goal (issue 12) for the node: time <= 1.15 × N/R and <= 2 % of requests answered 429, each video created once.
-One run per case (about an hour in all on 2 cores, most of it the node's slow runs at R=2); \`npx tsx
-bench/lib/pacerSimulation.mts\` runs the minimal client's pacer against the same limiter in simulated time.`,
+One run per case; the whole run's length is in the table's title (it adds about 20 minutes to \`npm run bench\` on 2
+cores, most of it Create at R=2/s, N/R = 500 s; were the node to run into every time box, about 80). \`npx tsx
+bench/lib/pacerSimulation.mts\` runs the minimal client's pacer against the same limiter in simulated time, in a second.`,
 };
 
 /** What the rate-limit run shows, with its figures. */
