@@ -29,19 +29,26 @@ export async function runPaced(count: number, pacer: Pacer, send: (index: number
 	let failed = 0;
 	let firstError: string | undefined;
 	let wake: (() => void) | undefined;
-	const answered = () => new Promise<void>((resolve) => (wake = resolve));
-	const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+	/** Until the next answer or `ms`, whichever comes first; the timer does not outlive the wait. */
+	const answerOrTimeout = async (ms: number) => {
+		let timer: NodeJS.Timeout | undefined;
+		await new Promise<void>((resolve) => {
+			wake = resolve;
+			if (Number.isFinite(ms)) timer = setTimeout(resolve, Math.max(0, ms));
+		});
+		clearTimeout(timer);
+	};
 	while (ok + failed < count) {
 		const now = performance.now();
 		if (now > deadline) break;
 		const at = queue.length ? pacer.nextSendAt(now) : undefined;
+		// An answer may arrive meanwhile (a 429 moves the time): look again after either.
 		if (at === undefined) {
-			await Promise.race([answered(), sleep(Math.max(1, deadline - now))]);
+			await answerOrTimeout(deadline - now);
 			continue;
 		}
 		if (at - now > 0.5) {
-			// An answer may arrive meanwhile (a 429 moves the time): look again after either.
-			await Promise.race([answered(), sleep(at - now)]);
+			await answerOrTimeout(Math.min(at, deadline) - now);
 			continue;
 		}
 		const index = queue.shift() as number;
