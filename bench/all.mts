@@ -13,6 +13,7 @@ const BENCHMARKS: Array<[string, string]> = [
 	['create', 'bench/createVideos.mts'],
 	['create-and-wait', 'bench/createAndWait.mts'],
 	['trigger', 'bench/trigger.mts'],
+	['rate-limit', 'bench/rateLimit.mts'],
 	['profile', 'bench/profile.mts'],
 ];
 

@@ -1,5 +1,8 @@
 // Writes BENCHMARKS.md from bench/results/*.json, so the document always shows the last run.
 // `npm run bench` calls it at the end; `npx tsx bench/markdown.mts` rewrites it from the results.
+// bench/results is not committed: a benchmark without results there keeps its section (and its
+// rows of the summary) from the BENCHMARKS.md being rewritten, so running one benchmark on a
+// fresh clone does not wipe the others.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -11,6 +14,7 @@ const ORDER: Array<[string, string]> = [
 	['create', '3. Create 1,000 videos'],
 	['create-and-wait', '4. Create-and-wait for 1,000 videos'],
 	['trigger', '5. Trigger: requests per poll'],
+	['rate-limit', '6. At the rate limit: Create 1,000 and Return All 10,000'],
 ];
 
 /** What each benchmark does and how to read it; the numbers come from the results. */
@@ -58,7 +62,56 @@ between two polls. Last, 50 of the seed's in-flight videos (in flight since befo
 poll with finished videos is checked to emit exactly 50 events. The 50 new videos sit at the newest end of the list,
 which the poll reads anyway, so they cost nothing extra; videos found again by their rank cost a page each (the
 "seed's finished" column).`,
+	'rate-limit': `The sandbox's rate limiter (sandbox/README.md, "Rate limiter"): a token bucket of R requests per second holding
+at most B, refilled with wall time, \`Retry-After\` in whole seconds rounded up (so 1 s for every case here, whatever
+the real wait), rate-limit headers on (\`RateLimit-Limit\`/\`-Remaining\`/\`-Reset\`/\`-Policy\`), one bucket per API key.
+Video > Create for 1,000 items (N = 1,000 requests) and Asset > Get Many with Return All of 10,000 assets (N = 100 pages
+of 100), at (R, B) = (10, 10), (10, 2), (10, 1), (2, 2); N/R is the least time the limit allows (the first B requests
+are free, so a client can finish slightly under it). In each case three contenders run at the same time against one
+sandbox in a child process, each with its own key and so its own full bucket (at 10 requests per second the CPU is
+idle; the limit is the only bottleneck):
+- *node (today)*: the built node through n8n's engine (test/harness/engine.mts) in a child process, with the node's
+  own concurrency (4 items, 10 pages in flight) and retries; stopped at a time box of 6 × N/R ("did not finish").
+  It does not read the rate-limit headers.
+- *minimal client, 429s + Retry-After*: \`fetch\` from Node with the node's concurrency and one shared pacer
+  (bench/lib/pacer.mts): a 429 pauses everything for Retry-After plus 0-10 % jitter, requests resume one at a time,
+  and the rate is learned from the answers only (slow start, then probes bounded by the pace that drew a 429). It
+  ignores the headers: the information the node has.
+- *minimal client, RateLimit headers*: the same client reading \`RateLimit-Policy\` (the rate),
+  \`RateLimit-Limit\` (the burst) and \`RateLimit-Remaining\` from the first answer on.
+Requests and 429s are the limiter's own counters for each key (every request it received, 429s included). For Create,
+"created once" counts the videos in the sandbox's store by title: items with a video, and videos beyond one per item.
+The goal (issue 12) for the node: time <= 1.15 × N/R and <= 2 % of requests answered 429, each video created once.
+One run per case; the whole run's length is in the table's title (it adds about 20 minutes to \`npm run bench\` on 2
+cores, most of it Create at R=2/s, N/R = 500 s; were the node to run into every time box, about 80). \`npx tsx
+bench/lib/pacerSimulation.mts\` runs the minimal client's pacer against the same limiter in simulated time, in a second.`,
 };
+
+/** What the rate-limit run shows, with its figures. */
+function rateLimitNotes(results: Results): string {
+	const rows = results.table.rows;
+	const of = (operation: string, contender: string) => rows.filter((row) => String(row.operation).startsWith(operation) && String(row.contender).startsWith(contender));
+	const line = (row: Row) => `R, B = ${row['R/s, B']}: ${row.outcome === 'finished' ? `${row['× N/R']}× N/R` : row.outcome}, ${row['429 share']} 429${row['created once'] ? `, ${row['created once']} created` : ''}`;
+	const nodeRows = rows.filter((row) => row.contender === 'node (today)');
+	const failed = nodeRows.filter((row) => row.outcome !== 'finished');
+	const lost = nodeRows.filter((row) => String(row.operation).startsWith('Create') && row.outcome !== 'finished');
+	if (nodeRows.length === 0) return '';
+	return `### What this shows
+
+- **The node today**, Create: ${of('Create', 'node').map(line).join('; ') || 'not run'}. Return All: ${of('Return All', 'node').map(line).join('; ') || 'not run'}.
+- **Minimal client from 429s only**: Create ${of('Create', 'minimal client, 429s').map(line).join('; ') || 'not run'}; Return All ${of('Return All', 'minimal client, 429s').map(line).join('; ') || 'not run'}.
+- **Minimal client with the headers**: Create ${of('Create', 'minimal client, RateLimit').map(line).join('; ') || 'not run'}; Return All ${of('Return All', 'minimal client, RateLimit').map(line).join('; ') || 'not run'}.
+- ${failed.length ? `The node failed or ran out of time in ${failed.length} of ${nodeRows.length} cases` : 'The node finished every case'}${
+		lost.length
+			? `; in the Create runs that failed, the videos created before the failure were paid for and are not in the output (${lost.map((row) => `R, B = ${row['R/s, B']}: ${row['created once']}`).join('; ')})`
+			: ''
+	}. Why (issue 12): each item or page in flight waits out its own 429 in its own slot, with no jitter and nothing
+  shared, so the slots that find the bucket empty all get 429s and wake together; 429s count against the 8 tries, and
+  when slots outnumber tokens items run out of tries. The whole-second Retry-After (1 s where the next token is
+  1/R away) makes every 429 cost a second of that slot.
+- A 429-only client pays for learning: every probe that overshoots costs a 429 and a Retry-After pause (1 s, that is
+  R requests' worth), which weighs most on the short Return All (N = 100). With the headers there is nothing to learn.`;
+}
 
 function read(name: string): Results | undefined {
 	const path = join(RESULTS_DIR, `${name}.json`);
@@ -256,39 +309,86 @@ function createNotes(results: Results): string {
   what that would give.`;
 }
 
+/** A block another benchmark writes into BENCHMARKS.md itself, between markers. */
+const MARKED_BLOCK = /<!-- section:([\w-]+) -->[\s\S]*?<!-- \/section:\1 -->/g;
+
+/** The BENCHMARKS.md about to be rewritten: its sections by heading, and its summary table's rows. */
+interface Previous {
+	sections: Map<string, string>;
+	/** Lines of the "All figures" table, by their first cell (the benchmark's short title). */
+	summaryLines: Map<string, string[]>;
+	/** The line saying how long the last full `npm run bench` took. */
+	totalsLine?: string;
+}
+
+function previousDocument(): Previous {
+	const path = join(process.cwd(), 'BENCHMARKS.md');
+	const previous: Previous = { sections: new Map(), summaryLines: new Map() };
+	if (!existsSync(path)) return previous;
+	// Blocks kept whole by keptSections() are not sections of this script's.
+	const text = readFileSync(path, 'utf8').replace(MARKED_BLOCK, '');
+	for (const part of text.split(/^(?=## )/m)) {
+		if (part.startsWith('## ')) previous.sections.set(part.slice(3, part.indexOf('\n')).trim(), part.trim());
+	}
+	for (const line of (previous.sections.get('All figures') ?? '').split('\n').slice(3)) {
+		const first = /^\| (.*?) \|/.exec(line)?.[1];
+		if (first !== undefined) previous.summaryLines.set(first, [...(previous.summaryLines.get(first) ?? []), line]);
+	}
+	previous.totalsLine = /^`npm run bench` took .*$/m.exec(text)?.[0];
+	return previous;
+}
+
 /** Sections that other benchmarks write into BENCHMARKS.md themselves (between
  * `<!-- section:NAME -->` and `<!-- /section:NAME -->`, e.g. `npm run bench:queue`), kept as they are. */
 function keptSections(): string {
 	const path = join(process.cwd(), 'BENCHMARKS.md');
 	if (!existsSync(path)) return '';
-	const blocks = readFileSync(path, 'utf8').match(/<!-- section:([\w-]+) -->[\s\S]*?<!-- \/section:\1 -->/g) ?? [];
+	const blocks = readFileSync(path, 'utf8').match(MARKED_BLOCK) ?? [];
 	return blocks.map((block) => `\n${block}\n`).join('');
 }
 
 function main(): void {
-	const all = ORDER.map(([name, title]) => ({ name, title, results: read(name) }));
+	const previous = previousDocument();
+	const all = ORDER.map(([name, title]) => {
+		const results = read(name);
+		// Kept from the previous document when this run has no results for it (and it had some).
+		const kept = results ? undefined : previous.sections.get(title);
+		return { name, title, results, kept: kept && !kept.includes('Not run yet') ? kept : undefined };
+	});
 	const ran = all.filter((entry) => entry.results);
 	const machine = ran[0]?.results?.machine;
 	const totals = existsSync(join(RESULTS_DIR, 'all.json'))
 		? (JSON.parse(readFileSync(join(RESULTS_DIR, 'all.json'), 'utf8')) as { date: string; seconds: number; benchmarks: Record<string, number> })
 		: undefined;
+	const runDate = (entry: (typeof all)[number]) => {
+		const date = entry.results?.date ?? /· run (\S+)/.exec(entry.kept ?? '')?.[1];
+		return date ? `${entry.name} ${date.slice(0, 16).replace('T', ' ')} UTC` : undefined;
+	};
 
-	const summary: Row[] = all.flatMap(({ name, title, results }) =>
-		results
-			? results.figures.map((figure) => ({
-					Benchmark: title.replace(/^\d+\. /, ''),
+	const short = (title: string) => title.replace(/^\d+\. /, '');
+	const summaryRows = (entry: (typeof all)[number]): Row[] =>
+		entry.results
+			? entry.results.figures.map((figure) => ({
+					Benchmark: short(entry.title),
 					Figure: figure.name,
 					Value: `${figure.value}${figure.unit ? ` ${figure.unit}` : ''}`,
 					Target: figure.target ?? '',
 					Met: met(figure),
 					Reps: figure.repetitions ?? '',
-					Command: `\`${results.command}\``,
+					Command: `\`${entry.results?.command}\``,
 				}))
-			: [{ Benchmark: title, Figure: 'not run', Value: '', Target: '', Met: '', Reps: '', Command: `\`npm run bench:${name}\`` }],
-	);
+			: [{ Benchmark: entry.title, Figure: 'not run', Value: '', Target: '', Met: '', Reps: '', Command: `\`npm run bench:${entry.name}\`` }];
+	const summaryHeader = markdownTable(summaryRows({ name: '', title: '', results: undefined, kept: undefined })).split('\n').slice(0, 2);
+	const summary = [
+		...summaryHeader,
+		...all.flatMap((entry) => {
+			const keptLines = entry.kept ? previous.summaryLines.get(short(entry.title)) : undefined;
+			return keptLines ?? markdownTable(summaryRows(entry)).split('\n').slice(2);
+		}),
+	].join('\n');
 
-	const sections = all.map(({ name, title, results }) => {
-		if (!results) return `## ${title}\n\nNot run yet: \`npm run bench:${name}\`.`;
+	const sections = all.map(({ name, title, results, kept }) => {
+		if (!results) return kept ?? `## ${title}\n\nNot run yet: \`npm run bench:${name}\`.`;
 		const figures = markdownTable(
 			results.figures.map((figure) => ({
 				Figure: figure.name,
@@ -304,7 +404,9 @@ function main(): void {
 				? `\n\n${returnAllDiagnosis(results)}`
 				: name === 'create'
 					? `\n\n${createNotes(results)}`
-					: '';
+					: name === 'rate-limit'
+						? `\n\n${rateLimitNotes(results)}`
+						: '';
 		return `## ${title}
 
 Command: \`${results.command}\` · run ${results.date}${results.loadAverage ? ` · load average at the end ${results.loadAverage.join(' / ')} (1/5/15 min, 2 cores)` : ''} · results: \`bench/results/${name}.json\`
@@ -333,17 +435,18 @@ n8n-core's real engine (test/harness/engine.mts). They are not part of \`npm tes
 
 ${machine ? markdownTable([{ CPU: machine.cpu, Cores: machine.cores, 'Memory (GiB)': machine.memoryGiB, Node: machine.node, OS: machine.os }]) : 'No results yet.'}
 
-Run date: ${ran.map((entry) => `${entry.name} ${entry.results?.date.slice(0, 16).replace('T', ' ')} UTC`).join('; ')}.
-${totals ? `\`npm run bench\` took ${round(totals.seconds / 60, 1)} min (${Object.entries(totals.benchmarks).map(([name, seconds]) => `${name} ${round(seconds, 0)} s`).join(', ')}), on ${totals.date.slice(0, 10)}.` : ''}
+Run date: ${all.map(runDate).filter(Boolean).join('; ')}.
+${totals ? `\`npm run bench\` took ${round(totals.seconds / 60, 1)} min (${Object.entries(totals.benchmarks).map(([name, seconds]) => `${name} ${round(seconds, 0)} s`).join(', ')}), on ${totals.date.slice(0, 10)}.` : (previous.totalsLine ?? '')}
 
 ## All figures
 
-${markdownTable(summary)}
+${summary}
 
 ## Commands
 
-- Everything: \`npm run bench\` (builds, runs the five benchmarks and the profile one after the other, rewrites this file).
-- One benchmark: \`npm run bench:return-all\`, \`bench:upload\`, \`bench:create\`, \`bench:create-and-wait\`, \`bench:trigger\`
+- Everything: \`npm run bench\` (builds, runs the six benchmarks and the profile one after the other, rewrites this file).
+- One benchmark: \`npm run bench:return-all\`, \`bench:upload\`, \`bench:create\`, \`bench:create-and-wait\`, \`bench:trigger\`,
+  \`bench:rate-limit\`
   (each builds first, prints its tables and writes \`bench/results/<name>.json\`); then \`npx tsx bench/markdown.mts\`
   to rewrite this file. \`BENCH_REPS=<n>\` changes the repetitions. The profile alone: \`npm run bench:profile\`.
 - A few of them through the full script: \`BENCH_ONLY=upload,trigger npm run bench\` (the total run time is then not recorded).
@@ -351,7 +454,7 @@ ${markdownTable(summary)}
 
 ${sections.join('\n\n')}
 
-${profileSection()}
+${existsSync(join(RESULTS_DIR, 'profile.json')) ? profileSection() : (previous.sections.get("Profiling: where the node's Return All time goes") ?? profileSection())}
 ${keptSections()}`;
 	writeFileSync(join(process.cwd(), 'BENCHMARKS.md'), text);
 	console.log('BENCHMARKS.md written');

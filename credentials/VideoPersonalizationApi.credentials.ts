@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 /**
- * Bearer API key for the Video Personalization Service (spec section 5).
+ * Bearer API key for the Video Personalization Service (docs/service-facts.md, "Addresses and the key").
  *
  * The Base URL is checked where the user types it (notices), before every call the nodes
  * make (transport/config.ts), and by the credential test, which only sends the key to an
@@ -44,7 +44,8 @@ export class VideoPersonalizationApi implements ICredentialType {
 			default: '',
 			placeholder: 'https://api.example.com/v1',
 			description:
-				'Address of the service, ending in /v1. Must use https, except for a service on this machine (localhost, 127.0.0.1, [::1]).',
+				'Address of the service, ending in /v1. Must use https, except for a service on this machine ' +
+				'(localhost, 127.0.0.1, [::1]).',
 		},
 		{
 			displayName: 'The Base URL must end in /v1, for example https://api.example.com/v1',
@@ -59,7 +60,8 @@ export class VideoPersonalizationApi implements ICredentialType {
 		},
 		{
 			displayName:
-				'The Base URL must use https:// so the API key is never sent in clear across a network; http:// is accepted only for localhost',
+				'The Base URL must use https:// so the API key is never sent in clear across a network; ' +
+				'http:// is accepted only for localhost',
 			name: 'baseUrlHttpsNotice',
 			type: 'notice',
 			default: '',
@@ -102,7 +104,9 @@ export class VideoPersonalizationApi implements ICredentialType {
 			// Only a Base URL that passes the checks gets the key; anything else becomes an address
 			// that fails before connecting (the notices above say what is wrong).
 			baseURL:
-				'={{ /^(https:\\/\\/[^\\/?#@\\s]+|http:\\/\\/(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?)(\\/[^?#\\s]*)?\\/v1\\/*$/i.test(String($credentials.baseUrl ?? "").trim()) ? String($credentials.baseUrl).trim().replace(/\\/+$/, "") : "invalid-base-url" }}',
+				'={{ /^(https:\\/\\/[^\\/?#@\\s]+|http:\\/\\/(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?)' +
+				'(\\/[^?#\\s]*)?\\/v1\\/*$/i.test(String($credentials.baseUrl ?? "").trim())' +
+				' ? String($credentials.baseUrl).trim().replace(/\\/+$/, "") : "invalid-base-url" }}',
 			url: '/videos',
 			qs: { limit: 1 },
 			disableFollowRedirect: true,
@@ -126,7 +130,9 @@ export class VideoPersonalizationApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 404,
-					message: 'Nothing answers at <Base URL>/videos (404). Check the Base URL: it is the service address ending in /v1.',
+					message:
+						'Nothing answers at <Base URL>/videos (404). Check the Base URL: it is the service address ' +
+						'ending in /v1.',
 				},
 			},
 		],

@@ -1,7 +1,8 @@
 // `npm run sandbox`: runs the sandbox until SIGINT/SIGTERM. Flags: see README "CLI" or --help.
 import { parseArgs } from 'node:util';
 import { startSandbox, type Sandbox } from './index.mts';
-import type { SandboxOptions } from './types.mts';
+import { RATE_LIMIT_HEADERS } from './rateLimit.mts';
+import type { SandboxOptions, ScriptedFault } from './types.mts';
 
 const HELP = `Usage: npm run sandbox -- [flags]
   --host <addr>              listen address (default 127.0.0.1)
@@ -18,6 +19,16 @@ const HELP = `Usage: npm run sandbox -- [flags]
   --graphql-max-limit <n>    largest query-style page (default 100)
   --graphql-over-limit cap|reject
   --data-dir <path>          keep uploads here (default: a temp dir removed on exit)
+  --rate-limit <R>           rate limiter on: a token bucket of R requests per second (API only)
+  --burst <B>                the bucket's size (default ceil(R))
+  --rate-limit-headers none|ratelimit|x-ratelimit
+                             rate-limit headers on limited routes (default none: Retry-After only)
+  --rate-limit-scope key|global
+                             one bucket per API key (default) or one for all
+  --rate-limit-clock wall|sandbox
+                             refill with wall time (default) or with the sandbox clock
+  --hang <route>             never answer matching API requests (repeatable): '*' for all,
+                             '/v1/videos', 'POST /v1/videos', '/v1/assets*' (a prefix)
   --quiet                    print only the READY line`;
 
 function num(name: string, value: string | undefined): number | undefined {
@@ -27,7 +38,20 @@ function num(name: string, value: string | undefined): number | undefined {
 	return n;
 }
 
-function options(argv: string[]): SandboxOptions | undefined {
+/** `--hang` routes as scripted 'hang' faults for every matching request: '[METHOD ]PATH'. */
+function hangRules(routes: string[]): ScriptedFault[] {
+	return routes.map((route) => {
+		const m = /^(?:([A-Za-z]+)\s+)?(\S+)$/.exec(route.trim());
+		if (!m || !(m[2] === '*' || m[2].startsWith('/'))) throw new Error(`--hang needs '*', a path or 'METHOD /path', got ${route}`);
+		return { kind: 'hang', times: 'always', match: { method: m[1]?.toUpperCase(), path: m[2] } };
+	});
+}
+
+interface CliOptions extends SandboxOptions {
+	hang: ScriptedFault[];
+}
+
+function options(argv: string[]): CliOptions | undefined {
 	const { values } = parseArgs({
 		args: argv,
 		options: {
@@ -45,6 +69,12 @@ function options(argv: string[]): SandboxOptions | undefined {
 			'graphql-max-limit': { type: 'string' },
 			'graphql-over-limit': { type: 'string' },
 			'data-dir': { type: 'string' },
+			'rate-limit': { type: 'string' },
+			burst: { type: 'string' },
+			'rate-limit-headers': { type: 'string' },
+			'rate-limit-scope': { type: 'string' },
+			'rate-limit-clock': { type: 'string' },
+			hang: { type: 'string', multiple: true },
 			quiet: { type: 'boolean' },
 			help: { type: 'boolean', short: 'h' },
 		},
@@ -74,7 +104,29 @@ function options(argv: string[]): SandboxOptions | undefined {
 			overLimit: oneOf('graphql-over-limit', values['graphql-over-limit'], ['cap', 'reject'] as const),
 		},
 		dataDir: values['data-dir'],
+		rateLimit: rateLimitOptions(values, oneOf),
+		hang: hangRules(values.hang ?? []),
 		quiet: values.quiet,
+	};
+}
+
+function rateLimitOptions(
+	values: Record<string, string | boolean | string[] | undefined>,
+	oneOf: <T extends string>(name: string, value: string | undefined, allowed: readonly T[]) => T | undefined,
+): SandboxOptions['rateLimit'] {
+	const text = (name: string) => values[name] as string | undefined;
+	const rate = num('rate-limit', text('rate-limit'));
+	const others = ['burst', 'rate-limit-headers', 'rate-limit-scope', 'rate-limit-clock'].filter((name) => values[name] !== undefined);
+	if (rate === undefined) {
+		if (others.length) throw new Error(`--${others[0]} needs --rate-limit`);
+		return undefined;
+	}
+	return {
+		rate,
+		burst: num('burst', text('burst')),
+		headers: oneOf('rate-limit-headers', text('rate-limit-headers'), RATE_LIMIT_HEADERS),
+		scope: oneOf('rate-limit-scope', text('rate-limit-scope'), ['key', 'global'] as const),
+		clock: oneOf('rate-limit-clock', text('rate-limit-clock'), ['wall', 'sandbox'] as const),
 	};
 }
 
@@ -84,7 +136,7 @@ function defined<T extends object>(obj: T): T {
 }
 
 async function main(): Promise<void> {
-	let opts: SandboxOptions | undefined;
+	let opts: CliOptions | undefined;
 	try {
 		opts = options(process.argv.slice(2));
 	} catch (e) {
@@ -97,8 +149,18 @@ async function main(): Promise<void> {
 	}
 	if (opts.render) opts.render = defined(opts.render);
 	if (opts.graphql) opts.graphql = defined(opts.graphql);
+	if (opts.rateLimit) opts.rateLimit = defined(opts.rateLimit);
 	const started = Date.now();
-	const sandbox: Sandbox = await startSandbox(defined(opts));
+	const { hang, ...sandboxOptions } = opts;
+	let sandbox: Sandbox;
+	try {
+		sandbox = await startSandbox(defined(sandboxOptions));
+	} catch (e) {
+		if (!(e instanceof RangeError)) throw e;
+		console.error(`${e.message}\n\n${HELP}`);
+		process.exit(2);
+	}
+	if (hang.length) sandbox.faults.script(hang);
 	const ready = { baseUrl: sandbox.baseUrl, graphqlUrl: sandbox.graphqlUrl, cdnUrl: sandbox.cdnUrl, controlUrl: sandbox.controlUrl, keys: sandbox.keys };
 	if (!opts.quiet) {
 		const width = Math.max(...Object.keys(sandbox.keys).map((k) => k.length));
@@ -109,6 +171,8 @@ async function main(): Promise<void> {
 				`  GraphQL:  ${sandbox.graphqlUrl}`,
 				`  CDN:      ${sandbox.cdnUrl}`,
 				`  Control:  ${sandbox.controlUrl}/info`,
+				...(opts.rateLimit ? [`  Rate limit: ${JSON.stringify(sandbox.rateLimit.config())}`] : []),
+				...(hang.length ? [`  Never answers: ${hang.map((rule) => `${rule.match?.method ?? ''} ${String(rule.match?.path)}`.trim()).join(', ')}`] : []),
 				'  Keys (Authorization: Bearer <key>):',
 				...Object.entries(sandbox.keys).map(([name, key]) => `    ${name.padEnd(width)}  ${key}`),
 				'  Ctrl-C to stop.',

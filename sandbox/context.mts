@@ -4,12 +4,14 @@ import type { Clock } from './clock.mts';
 import type { FaultInjector } from './faults.mts';
 import type { RequestLog } from './log.mts';
 import type { Fixtures } from './media.mts';
+import type { RateLimiter } from './rateLimit.mts';
 import type { Store } from './store.mts';
 
 export interface AppContext {
 	store: Store;
 	clock: Clock;
 	faults: FaultInjector;
+	rateLimiter: RateLimiter;
 	requests: RequestLog;
 	fixtures: Fixtures;
 	/** Uploaded files live here. */

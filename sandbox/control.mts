@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from './context.mts';
 import { parseRandomFaults, parseScriptedFaults } from './faults.mts';
 import { errorBody, HttpError, isPlainObject, parsePathSpec, readJson, requestMatches, sendJson } from './http.mts';
+import { parseRateLimitConfig } from './rateLimit.mts';
 import type { AddVideosOptions, VideoOutcome } from './store.mts';
 import type { RequestRecord } from './types.mts';
 
@@ -45,7 +46,8 @@ function filterRequests(log: RequestRecord[], url: URL): RequestRecord[] {
 export async function handleControl(app: AppContext, info: () => unknown, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
 	const method = (req.method ?? 'GET').toUpperCase();
 	const route = `${method} ${url.pathname.replace(/\/+$/, '')}`;
-	const { store, clock, faults, requests } = app;
+	const { store, clock, faults, requests, rateLimiter } = app;
+	const rateLimitState = () => ({ config: rateLimiter.config(), counters: rateLimiter.counters() });
 	try {
 		let m: RegExpExecArray | null;
 		switch (route) {
@@ -78,6 +80,23 @@ export async function handleControl(app: AppContext, info: () => unknown, req: I
 			case 'DELETE /__sandbox/faults':
 				faults.clear();
 				return sendJson(res, 200, faults.describe());
+			case 'GET /__sandbox/rate-limit':
+				return sendJson(res, 200, rateLimitState());
+			case 'POST /__sandbox/rate-limit': {
+				const config = parseRateLimitConfig(await body(req));
+				try {
+					rateLimiter.set(config);
+				} catch (e) {
+					throw new HttpError(400, 'bad_request', (e as Error).message);
+				}
+				return sendJson(res, 200, rateLimitState());
+			}
+			case 'DELETE /__sandbox/rate-limit':
+				rateLimiter.clear();
+				return sendJson(res, 200, rateLimitState());
+			case 'DELETE /__sandbox/rate-limit/counters':
+				rateLimiter.resetCounters();
+				return sendJson(res, 200, rateLimitState());
 			case 'GET /__sandbox/list-order':
 				return sendJson(res, 200, { order: store.listOrder });
 			case 'POST /__sandbox/list-order': {

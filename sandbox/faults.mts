@@ -12,8 +12,8 @@ export interface FaultDecision {
 }
 
 /** Kinds answered without running the request (nothing is committed). 'slow' and
- * 'reset-after-commit' run it first. */
-const NOT_PROCESSED = new Set<FaultKind>(['429', '500', '502', '503', 'reset', 'text', 'html']);
+ * 'reset-after-commit' run it first; 'hang' never answers at all. */
+const NOT_PROCESSED = new Set<FaultKind>(['429', '500', '502', '503', 'reset', 'text', 'html', 'hang']);
 
 export function faultSkipsProcessing(kind: FaultKind): boolean {
 	return NOT_PROCESSED.has(kind);
@@ -40,8 +40,11 @@ export class FaultInjector {
 
 	/** Replaces the scripted rules. The first active rule matching a request decides. */
 	script(rules: ScriptedFault[]): void {
-		rules.forEach((r) => checkKind(r.kind));
-		this.scripted = rules.map((rule) => ({ rule, remaining: rule.times ?? 1, skip: rule.skip ?? 0 }));
+		rules.forEach((r) => {
+			checkKind(r.kind);
+			if (r.times !== undefined && r.times !== 'always' && !(typeof r.times === 'number' && r.times >= 0)) throw new RangeError("faults.script: times must be a number >= 0 or 'always'");
+		});
+		this.scripted = rules.map((rule) => ({ rule, remaining: rule.times === 'always' ? Infinity : (rule.times ?? 1), skip: rule.skip ?? 0 }));
 	}
 
 	clear(): void {
@@ -69,10 +72,12 @@ export class FaultInjector {
 	}
 
 	/** Pending scripted rules and the random configuration, for the control API (RegExp paths as strings). */
-	describe(): { scripted: Array<Omit<ScriptedFault, 'match'> & { match?: JsonMatch; remaining: number }>; random: (Omit<RandomFaults, 'match'> & { match?: JsonMatch }) | null } {
+	describe(): { scripted: Array<Omit<ScriptedFault, 'match'> & { match?: JsonMatch; remaining: number | 'always' }>; random: (Omit<RandomFaults, 'match'> & { match?: JsonMatch }) | null } {
 		const random = this.randomCfg?.cfg;
 		return {
-			scripted: this.scripted.filter((s) => s.remaining > 0).map((s) => ({ ...s.rule, match: jsonMatch(s.rule.match), skip: s.skip, remaining: s.remaining })),
+			scripted: this.scripted
+				.filter((s) => s.remaining > 0)
+				.map((s) => ({ ...s.rule, match: jsonMatch(s.rule.match), skip: s.skip, remaining: s.remaining === Infinity ? 'always' : s.remaining })),
 			random: random ? { ...random, match: jsonMatch(random.match) } : null,
 		};
 	}
@@ -100,6 +105,11 @@ const STATUS_TEXT: Record<number, string> = { 429: 'Too Many Requests', 500: 'In
 /** Answers a request with a not-processed fault. Returns the HTTP status sent. */
 export function sendFault(res: ServerResponse, fault: FaultDecision, graphql: boolean): number {
 	const kind = fault.kind;
+	if (kind === 'hang') {
+		// The connection stays open and nothing is ever written: the client's timeout ends it (or close()).
+		res.req.resume();
+		return 0;
+	}
 	if (kind === 'reset') {
 		// Headers and the start of a plausible body, then a TCP reset.
 		const partial = Buffer.from('{"data":[{"id":"');
@@ -191,7 +201,7 @@ export function parseScriptedFaults(value: unknown): ScriptedFault[] {
 			...parseParams(item),
 			kind: item.kind as FaultKind,
 			match: parseMatch(item.match),
-			times: typeof item.times === 'number' ? item.times : undefined,
+			times: typeof item.times === 'number' || item.times === 'always' ? item.times : undefined,
 			skip: typeof item.skip === 'number' ? item.skip : undefined,
 		};
 	});

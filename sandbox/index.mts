@@ -11,11 +11,12 @@ import type { AppContext } from './context.mts';
 import { FaultInjector } from './faults.mts';
 import { buildVpsSchema } from './graphql.mts';
 import { RequestLog } from './log.mts';
+import { RateLimiter } from './rateLimit.mts';
 import { loadFixtures } from './media.mts';
 import { DATASETS, SEEDED_KEYS, seedStore, type DatasetSize } from './seed.mts';
 import { handleApi } from './server.mts';
 import { Store } from './store.mts';
-import type { ListOrder, RandomFaults, RequestMatch, RequestRecord, SandboxOptions, ScriptedFault } from './types.mts';
+import type { ListOrder, RandomFaults, RateLimitConfig, RateLimitCounters, RequestMatch, RequestRecord, SandboxOptions, ScriptedFault } from './types.mts';
 
 export type * from './types.mts';
 export type { AddVideosOptions, AssetRecord, KnownIds, OrganisationRecord, Store, TemplateRecord, UserRecord, VideoInfo, VideoOutcome, VideoRecord } from './store.mts';
@@ -43,6 +44,16 @@ export interface Sandbox {
 	keys: SandboxKeys;
 	clock: { now(): number; advance(ms: number): void };
 	faults: { random(cfg: RandomFaults): void; script(rules: ScriptedFault[]): void; clear(): void };
+	/** The rate limiter (README "Rate limiter"): off until set. */
+	rateLimit: {
+		set(config: RateLimitConfig): void;
+		clear(): void;
+		config(): ReturnType<RateLimiter['config']>;
+		counters(): RateLimitCounters;
+		resetCounters(): void;
+		/** Tokens now in the bucket of an API key or Authorization header value (scope 'key'), or the global one; undefined when off. */
+		level(authorization?: string): number | undefined;
+	};
 	setListOrder(order: ListOrder): void;
 	requests: { log: RequestRecord[]; clear(): void; count(match?: RequestMatch): number };
 	store: Store;
@@ -98,10 +109,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const uploadDir = join(dataDir, 'uploads');
 	await mkdir(uploadDir, { recursive: true });
 
+	const rateLimiter = new RateLimiter(clock);
+	if (options.rateLimit) rateLimiter.set(options.rateLimit);
 	const app: AppContext = {
 		store,
 		clock,
 		faults: new FaultInjector(seed),
+		rateLimiter,
 		requests: new RequestLog(options.requestLogLimit ?? 200_000),
 		fixtures,
 		uploadDir,
@@ -121,6 +135,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		render: store.render,
 		graphql: store.graphql,
 		uploadLimits: store.uploadLimits,
+		rateLimit: rateLimiter.config(),
 		keys,
 		known: store.known,
 	});
@@ -159,6 +174,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			random: (cfg) => app.faults.random(cfg),
 			script: (rules) => app.faults.script(rules),
 			clear: () => app.faults.clear(),
+		},
+		rateLimit: {
+			set: (config) => rateLimiter.set(config),
+			clear: () => rateLimiter.clear(),
+			config: () => rateLimiter.config(),
+			counters: () => rateLimiter.counters(),
+			resetCounters: () => rateLimiter.resetCounters(),
+			level: (authorization) => rateLimiter.level(authorization),
 		},
 		setListOrder: (order) => {
 			store.listOrder = order;

@@ -1,9 +1,10 @@
-// The API server's request pipeline: control API, request log, faults, routing, serialization.
+// The API server's request pipeline: control API, request log, rate limiter, faults, routing,
+// serialization.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from './context.mts';
 import { handleControl } from './control.mts';
 import { faultSkipsProcessing, sendFault, sendTruncated, wait } from './faults.mts';
-import { type ApiResponse, errorResponse, serialize } from './http.mts';
+import { type ApiResponse, errorBody, errorResponse, sendJson, serialize } from './http.mts';
 import { routeApi } from './rest.mts';
 
 let requestCounter = 0;
@@ -17,6 +18,17 @@ export async function handleApi(app: AppContext, info: () => unknown, req: Incom
 	const method = record.method;
 	const isGraphql = path === '/v1/graphql';
 	res.setHeader('X-Request-Id', `req_${(++requestCounter).toString(36).padStart(6, '0')}`);
+
+	// The limiter is the service's own: it sees every request first, and a request it refuses
+	// is not run (nor faulted). Its headers go on every answer it lets through.
+	const limit = app.rateLimiter.check(method, path, req.headers.authorization);
+	if (limit) for (const [name, value] of Object.entries(limit.headers)) res.setHeader(name, value);
+	if (limit && !limit.allowed) {
+		req.resume();
+		record.rateLimited = true;
+		record.status = 429;
+		return sendJson(res, 429, errorBody(429, 'rate_limited', limit.message ?? 'Too many requests', { graphql: isGraphql }));
+	}
 
 	const fault = app.faults.decide('api', method, path);
 	if (fault) record.fault = fault.kind;

@@ -61,6 +61,8 @@ export interface SandboxOptions {
 	extraKeys?: Array<{ key: string; role: Role }>;
 	/** Most request records kept in sandbox.requests.log (oldest dropped first). Default 200,000. */
 	requestLogLimit?: number;
+	/** Starts with the rate limiter on (README "Rate limiter"); default off. */
+	rateLimit?: RateLimitConfig;
 	quiet?: boolean;
 }
 
@@ -73,8 +75,9 @@ export type FaultKind =
 	| 'reset'
 	| 'reset-after-commit'
 	| 'text'
-	| 'html';
-export const FAULT_KINDS: readonly FaultKind[] = ['429', '500', '502', '503', 'slow', 'reset', 'reset-after-commit', 'text', 'html'];
+	| 'html'
+	| 'hang';
+export const FAULT_KINDS: readonly FaultKind[] = ['429', '500', '502', '503', 'slow', 'reset', 'reset-after-commit', 'text', 'html', 'hang'];
 
 export interface FaultMatch {
 	/** HTTP method, case-insensitive. */
@@ -106,8 +109,8 @@ export interface RandomFaults extends FaultParams {
 export interface ScriptedFault extends FaultParams {
 	kind: FaultKind;
 	match?: FaultMatch;
-	/** How many matching requests get this fault (default 1). */
-	times?: number;
+	/** How many matching requests get this fault (default 1); 'always': every one until cleared. */
+	times?: number | 'always';
 	/** Matching requests to let through before the fault starts (default 0). */
 	skip?: number;
 }
@@ -124,10 +127,43 @@ export interface RequestRecord {
 	at: number;
 	/** The injected fault, if any. */
 	fault?: FaultKind;
+	/** Set when the rate limiter answered 429. */
+	rateLimited?: boolean;
 }
 
 export interface RequestMatch {
 	method?: string;
 	path?: string | RegExp;
 	server?: 'api' | 'cdn';
+}
+
+/** Which rate-limit headers the limiter sends (README "Rate limiter"). */
+export type RateLimitHeaders = 'none' | 'ratelimit' | 'x-ratelimit';
+
+export interface RateLimitConfig {
+	/** Tokens added per second (the sustained requests per second), > 0. */
+	rate: number;
+	/** Most tokens the bucket holds (the burst), an integer >= 1. Default ceil(rate). */
+	burst?: number;
+	/** 'none' (default): only Retry-After on a 429; 'ratelimit': RateLimit-Limit/-Remaining/-Reset/-Policy
+	 * on every limited-route answer; 'x-ratelimit': X-RateLimit-Limit/-Remaining/-Reset (Unix time). */
+	headers?: RateLimitHeaders;
+	/** 'key' (default): one bucket per API key; 'global': one bucket for all requests. */
+	scope?: 'key' | 'global';
+	/** 'wall' (default): tokens refill with real time, whatever the sandbox clock; 'sandbox': with the
+	 * sandbox clock (a manual clock refills only through clock.advance, for exact tests). */
+	clock?: 'wall' | 'sandbox';
+	/** Only matching API requests are limited (and counted); default all of them. */
+	match?: RequestMatch;
+}
+
+export interface RateLimitCounters {
+	/** Requests the limiter saw since it was set (or its counters were reset), the 429s included. */
+	requests: number;
+	/** Of those, answered 429 by the limiter. */
+	limited: number;
+	/** Limiter clock time (ms) of the last set() or resetCounters(). */
+	since: number;
+	/** The same per API key (the token after "Bearer"; "(no key)" without one). */
+	byKey: Record<string, { requests: number; limited: number }>;
 }

@@ -1,8 +1,9 @@
 import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { serviceClient } from './transport/client';
 import { fetchRestPage } from './transport/pagination';
-import type { FinalStatus } from './transport/videoList';
+import type { FinalStatus } from './helpers/videoList';
 import { type PageSource, type VideoEvent, VideoPoll } from './trigger/poll';
 import { readState, writeState } from './trigger/state';
 import { latestFinished } from './trigger/testEvent';
@@ -54,10 +55,11 @@ export class VideoPersonalizationTrigger implements INodeType {
 		if (events.length === 0) {
 			throw new NodeOperationError(this.getNode(), 'Events: choose Video Published, Video Failed or both');
 		}
+		const api = await serviceClient(this);
 		const source: PageSource = {
 			page: async (page, limit, status) =>
 				await fetchRestPage(
-					this,
+					api,
 					{ path: '/videos', qs: status ? { status } : {}, action: `list ${status ?? 'all'} videos to look for finished renders` },
 					page,
 					limit,

@@ -7,9 +7,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { SelectableField } from '../transport/queries';
+import type { SelectableField } from '../helpers/queries';
+import { DEFAULT_TIMEOUT_MS } from '../transport/client';
 import type { ListSelection } from '../transport/pagination';
-import { DEFAULT_TIMEOUT_MS } from '../transport/request';
 
 /** An error about one field of one item, worded for the person who filled it in. */
 export function fieldError(
@@ -44,12 +44,25 @@ export function returnAllAndLimit(noun: string): INodeProperties[] {
 	];
 }
 
+/** The Filters collection of a Get Many. */
+export function filtersCollection(options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options,
+	};
+}
+
 export function readSelection(ctx: IExecuteFunctions, itemIndex: number): ListSelection {
 	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	if (returnAll) return { returnAll: true, limit: Number.POSITIVE_INFINITY };
 	const limit = ctx.getNodeParameter('limit', itemIndex, 50) as unknown;
 	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
-		throw fieldError(ctx, itemIndex, 'Limit', `must be a whole number of 1 or more, got ${JSON.stringify(limit)}`);
+		const got = JSON.stringify(limit);
+		throw fieldError(ctx, itemIndex, 'Limit', `must be a whole number of 1 or more, got ${got}`);
 	}
 	return { returnAll: false, limit };
 }
@@ -64,7 +77,10 @@ export const timeoutOption: INodeProperties = {
 };
 
 /** The Options collection of an operation: its own options, then Timeout. */
-export function optionsCollection(options: INodeProperties[] = [], timeout: INodeProperties = timeoutOption): INodeProperties {
+export function optionsCollection(
+	options: INodeProperties[] = [],
+	timeout: INodeProperties = timeoutOption,
+): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: 'options',
@@ -83,13 +99,17 @@ export function readTimeoutMs(
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const seconds = options.timeout ?? defaultSeconds;
 	if (typeof seconds !== 'number' || !(seconds > 0)) {
-		throw fieldError(ctx, itemIndex, 'Timeout', `must be a number of seconds above 0, got ${JSON.stringify(seconds)}`);
+		const got = JSON.stringify(seconds);
+		throw fieldError(ctx, itemIndex, 'Timeout', `must be a number of seconds above 0, got ${got}`);
 	}
 	return Math.round(seconds * 1000);
 }
 
 export function fieldsOption(fields: SelectableField[], noun: string): INodeProperties {
-	const options: INodePropertyOptions[] = fields.map((field) => ({ name: field.displayName, value: field.name }));
+	const options: INodePropertyOptions[] = fields.map((field) => ({
+		name: field.displayName,
+		value: field.name,
+	}));
 	return {
 		displayName: 'Fields',
 		name: 'fields',
@@ -105,11 +125,17 @@ export function readFields(ctx: IExecuteFunctions, itemIndex: number): string[] 
 	return Array.isArray(options.fields) ? options.fields.map(String) : [];
 }
 
-export function requiredText(ctx: IExecuteFunctions, itemIndex: number, parameter: string, label: string): string {
+export function requiredText(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	parameter: string,
+	label: string,
+): string {
 	const value = ctx.getNodeParameter(parameter, itemIndex, '') as unknown;
 	if (typeof value === 'number') return String(value);
 	if (typeof value !== 'string' || value.trim() === '') {
-		throw fieldError(ctx, itemIndex, label, value === '' || value === undefined || value === null ? 'is empty' : `must be text, got ${JSON.stringify(value)}`);
+		const empty = value === '' || value === undefined || value === null;
+		throw fieldError(ctx, itemIndex, label, empty ? 'is empty' : `must be text, got ${JSON.stringify(value)}`);
 	}
 	return value.trim();
 }

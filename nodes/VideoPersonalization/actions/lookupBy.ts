@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { fieldError } from './common';
-import type { Criteria } from './queryOperations';
+import type { Criteria, LookupSpec } from './operationFactories';
 
 export interface LookupKey {
 	/** Lookup input field, e.g. `email`. */
@@ -10,7 +10,7 @@ export interface LookupKey {
 	placeholder: string;
 }
 
-/** "Find By" plus one field per key, for lookups by id, name, email or phone (spec 4.2). */
+/** "Find By" plus one field per key, for lookups by id, name, email or phone (docs/service-facts.md). */
 export function lookupByProperties(noun: string, keys: LookupKey[]): INodeProperties[] {
 	return [
 		{
@@ -39,7 +39,8 @@ export function readLookupBy(ctx: IExecuteFunctions, itemIndex: number, keys: Lo
 	const findBy = ctx.getNodeParameter('findBy', itemIndex, keys[0].key) as string;
 	const key = keys.find((candidate) => candidate.key === findBy);
 	if (!key) {
-		throw fieldError(ctx, itemIndex, 'Find By', `must be one of ${keys.map((candidate) => candidate.key).join(', ')}`);
+		const allowed = keys.map((candidate) => candidate.key).join(', ');
+		throw fieldError(ctx, itemIndex, 'Find By', `must be one of ${allowed}`);
 	}
 	const raw = ctx.getNodeParameter(`${key.key}Value`, itemIndex, '') as unknown;
 	const value = typeof raw === 'number' ? String(raw) : raw;
@@ -47,4 +48,15 @@ export function readLookupBy(ctx: IExecuteFunctions, itemIndex: number, keys: Lo
 		throw fieldError(ctx, itemIndex, key.displayName, 'is empty');
 	}
 	return { criteria: { [key.key]: value.trim() }, label: `${key.displayName} "${value.trim()}"` };
+}
+
+/** The criteria part of a lookup by one of `keys`: its fields and how they are read. */
+export function lookupBy(
+	noun: string,
+	keys: LookupKey[],
+): Pick<LookupSpec, 'criteriaProperties' | 'readCriteria'> {
+	return {
+		criteriaProperties: lookupByProperties(noun, keys),
+		readCriteria: (ctx, itemIndex) => readLookupBy(ctx, itemIndex, keys),
+	};
 }

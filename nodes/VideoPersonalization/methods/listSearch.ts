@@ -1,11 +1,9 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
+import { TEMPLATE_SEARCH_QUERY } from '../helpers/queries';
+import { serviceClient } from '../transport/client';
+import { graphql } from '../transport/graphql';
 import { fetchRestPage } from '../transport/pagination';
-import { callGraphql } from '../transport/request';
-
-const TEMPLATE_SEARCH_QUERY = `query TemplateSearch($filter: VideoTemplateListFilterInput!) {
-  viewer { videoTemplates(filter: $filter) { items { id name templateType } page pages } }
-}`;
 
 const SEARCH_PAGE_SIZE = 50;
 
@@ -21,9 +19,10 @@ export async function searchTemplates(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const page = nextPage(paginationToken);
-	const viewer = await callGraphql(this, {
+	const search = filter ? { search: filter } : {};
+	const viewer = await graphql(await serviceClient(this), {
 		query: TEMPLATE_SEARCH_QUERY,
-		variables: { filter: { ...(filter ? { search: filter } : {}), page, limit: SEARCH_PAGE_SIZE } },
+		variables: { filter: { ...search, page, limit: SEARCH_PAGE_SIZE } },
 		action: 'list templates for the picker',
 		permission: 'Listing templates needs admin access: choose the template By ID or By Name instead.',
 	});
@@ -32,7 +31,9 @@ export async function searchTemplates(
 	const pages = typeof list.pages === 'number' ? list.pages : page;
 	return {
 		results: items.map((template) => ({
-			name: template.templateType ? `${String(template.name)} (${String(template.templateType)})` : String(template.name),
+			name: template.templateType
+				? `${String(template.name)} (${String(template.templateType)})`
+				: String(template.name),
 			value: String(template.id),
 		})),
 		paginationToken: page < pages ? String(page + 1) : undefined,
@@ -49,14 +50,20 @@ export async function searchAssets(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
+	const api = await serviceClient(this);
 	const needle = (filter ?? '').trim().toLowerCase();
 	const request = { path: '/assets', action: 'list assets for the picker' };
 	const isMatch = (asset: IDataObject) =>
-		!needle || String(asset.name ?? '').toLowerCase().includes(needle) || String(asset.id) === filter;
+		!needle ||
+		String(asset.name ?? '')
+			.toLowerCase()
+			.includes(needle) ||
+		String(asset.id) === filter;
+	const maxPages = needle ? ASSET_SEARCH_MAX_PAGES : 1;
 	const matches: IDataObject[] = [];
 	let page: number | null = nextPage(paginationToken);
-	for (let read = 0; page !== null && read < (needle ? ASSET_SEARCH_MAX_PAGES : 1) && matches.length < ASSET_SEARCH_ENOUGH; read++) {
-		const result = await fetchRestPage(this, request, page, 100);
+	for (let read = 0; page !== null && read < maxPages && matches.length < ASSET_SEARCH_ENOUGH; read++) {
+		const result = await fetchRestPage(api, request, page, 100);
 		matches.push(...result.items.filter(isMatch));
 		page = result.nextPage;
 	}

@@ -29,7 +29,9 @@ function parseHttpUrl(raw: string, label: string): { ok: true; url: URL } | { ok
 	if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
 		return {
 			ok: false,
-			message: `${label} must use https:// so the API key is never sent in clear across a network (http:// is accepted only for localhost)`,
+			message:
+				`${label} must use https:// so the API key is never sent in clear across a network ` +
+				'(http:// is accepted only for localhost)',
 		};
 	}
 	if (url.username || url.password) {

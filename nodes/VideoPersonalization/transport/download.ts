@@ -1,8 +1,16 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
-import { getService, sendWithRetries } from './request';
+import type { CallDescription, ServiceClient } from './client';
 
 export const DOWNLOAD_TIMEOUT_MS = 30 * 60_000;
+
+/** A rendered file to fetch, and what to call it in n8n's binary store. */
+export interface FileDownload extends CallDescription {
+	url: string;
+	fileName: string;
+	/** Used when the content host names no type. */
+	mimeType: string;
+}
 
 /**
  * Downloads a rendered file from the content host into n8n's binary store as a stream.
@@ -10,31 +18,23 @@ export const DOWNLOAD_TIMEOUT_MS = 30 * 60_000;
  */
 export async function downloadToBinary(
 	ctx: IExecuteFunctions,
-	url: string,
-	fileName: string,
-	mimeType: string,
-	action: string,
-	itemIndex: number,
+	api: ServiceClient,
+	file: FileDownload,
 ): Promise<IBinaryData> {
-	const { apiKey } = await getService(ctx, itemIndex);
-	const response = await sendWithRetries(
-		ctx,
-		{ action, itemIndex, idempotent: true, secrets: [apiKey] },
-		async () =>
-			await ctx.helpers.httpRequest({
-				method: 'GET',
-				url,
-				encoding: 'stream',
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				timeout: DOWNLOAD_TIMEOUT_MS,
-			}),
-	);
+	const response = await api.send({
+		to: 'file',
+		url: file.url,
+		action: file.action,
+		itemIndex: file.itemIndex,
+		idempotent: true,
+		timeoutMs: DOWNLOAD_TIMEOUT_MS,
+	});
 	const headerType = response.headers['content-type'];
-	const type = typeof headerType === 'string' && headerType ? headerType.split(';')[0].trim() : mimeType;
+	const type =
+		typeof headerType === 'string' && headerType ? headerType.split(';')[0].trim() : file.mimeType;
 	return await ctx.helpers.prepareBinaryData(
 		response.body as Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0],
-		fileName,
+		file.fileName,
 		type,
 	);
 }

@@ -6,7 +6,9 @@ export type Failure =
 	| { kind: 'http'; status: number; headers: IDataObject; body: unknown }
 	| { kind: 'network'; code: string; detail: string }
 	| { kind: 'graphql'; errors: GraphqlErrorEntry[] }
-	| { kind: 'shape'; detail: string };
+	| { kind: 'shape'; detail: string }
+	/** The record asked for does not exist: a 404, a GraphQL NOT_FOUND, or a lookup answered with null. */
+	| { kind: 'notFound'; said?: string };
 
 export interface GraphqlErrorEntry {
 	message: string;
@@ -18,7 +20,7 @@ export interface GraphqlErrorEntry {
 export interface CallContext {
 	/** e.g. 'get asset "ast_1"', 'list videos', 'create the video "Welcome Ana"' */
 	action: string;
-	/** Who may do this, from the spec's authorization table; shown on 403. */
+	/** Who may do this (helpers/permissions.ts); shown on 403. */
 	permission?: string;
 	/** Values that must never appear in a message (the API key). */
 	secrets: string[];
@@ -63,7 +65,7 @@ function asObject(value: unknown): IDataObject | undefined {
 		: undefined;
 }
 
-/** The server's own words, whatever shape its error body has (the spec does not give one). */
+/** The server's own words, whatever shape its error body has (none is stated: docs/service-facts.md). */
 export function serverMessage(body: unknown): string | undefined {
 	if (typeof body === 'string') {
 		const text = body.trim();
@@ -146,7 +148,8 @@ function describeHttp(
 			httpCode,
 			message: `The service answered "${action}" with a redirect (${status}) to ${target}`,
 			description:
-				'The API key is never sent on to another address. Set the Base URL (and GraphQL Endpoint) in the credential to the final address of the service.',
+				'The API key is never sent on to another address. Set the Base URL (and GraphQL Endpoint) ' +
+				'in the credential to the final address of the service.',
 		};
 	}
 	switch (status) {
@@ -161,26 +164,28 @@ function describeHttp(
 			return {
 				httpCode,
 				message: 'The service rejected the API key (401)',
-				description: `Check the API Key of the Video Personalization API credential: it may be mistyped, revoked or expired. A new key comes from the developer dashboard of your account.${server}`,
+				description:
+					'Check the API Key of the Video Personalization API credential: it may be mistyped, revoked ' +
+					`or expired. A new key comes from the developer dashboard of your account.${server}`,
 			};
 		case 402:
 			return {
 				httpCode,
 				message: `Not enough credits to ${action} (402)`,
-				description: `Credits come from your brand's share of the organisation pool; an organisation admin can move credits to your brand.${server}`,
+				description:
+					"Credits come from your brand's share of the organisation pool; an organisation admin can " +
+					`move credits to your brand.${server}`,
 			};
 		case 403:
 			return {
 				httpCode,
 				message: `The API key may not ${action} (403)`,
-				description: `${context.permission ? `${context.permission} ` : ''}Use the key of a user with that role, or ask an administrator.${server}`,
+				description:
+					(context.permission ? `${context.permission} ` : '') +
+					`Use the key of a user with that role, or ask an administrator.${server}`,
 			};
 		case 404:
-			return {
-				httpCode,
-				message: `Not found: ${action} (404)`,
-				description: `Check the ID or name; the record may have been deleted. If every operation fails like this, check the Base URL in the credential.${server}`,
-			};
+			return describeNotFound(context, said);
 		case 405:
 			return {
 				httpCode,
@@ -209,7 +214,9 @@ function describeHttp(
 			return {
 				httpCode,
 				message: `The service is rate limiting requests (429) and still was after the retries`,
-				description: `Run again later, send fewer items per run, or add a Wait node between batches.${retriedNote(context)}${server}`,
+				description:
+					'Run again later, send fewer items per run, or add a Wait node between batches.' +
+					`${retriedNote(context)}${server}`,
 			};
 		default:
 			break;
@@ -217,20 +224,34 @@ function describeHttp(
 	if (status >= 500) {
 		const page =
 			kind === 'html'
-				? ' It answered with an HTML page instead of JSON, which usually comes from a proxy or gateway in front of the service.'
+				? ' It answered with an HTML page instead of JSON, which usually comes from a proxy or gateway ' +
+					'in front of the service.'
 				: kind === 'text'
 					? ' It answered with plain text instead of JSON.'
 					: '';
 		return {
 			httpCode,
 			message: `The service failed to ${action} (${status})`,
-			description: `This is a problem on the service's side; try again later.${page}${committedNote(context)}${retriedNote(context)}${server}`,
+			description:
+				"This is a problem on the service's side; try again later." +
+				`${page}${committedNote(context)}${retriedNote(context)}${server}`,
 		};
 	}
 	return {
 		httpCode,
 		message: `The service answered ${status} to ${action}`,
 		description: `Unexpected status.${server}`,
+	};
+}
+
+function describeNotFound(context: CallContext, said: string | undefined): DescribedFailure {
+	const server = said ? ` The service said: "${clean(said, context.secrets)}".` : '';
+	return {
+		httpCode: '404',
+		message: `Not found: ${context.action} (404)`,
+		description:
+			'Check the ID or name; the record may have been deleted. If every operation fails like this, ' +
+			`check the Base URL in the credential.${server}`,
 	};
 }
 
@@ -286,9 +307,7 @@ function describeGraphql(
 	if (codes.has('FORBIDDEN')) {
 		return describeHttp({ kind: 'http', status: 403, headers: {}, body: said }, context);
 	}
-	if (codes.has('NOT_FOUND')) {
-		return describeHttp({ kind: 'http', status: 404, headers: {}, body: said }, context);
-	}
+	if (codes.has('NOT_FOUND')) return describeNotFound(context, serverMessage(said));
 	const unknownField = failure.errors
 		.map((entry) => /Cannot query field "([^"]+)" on type "([^"]+)"/.exec(entry.message))
 		.find((match) => match !== null);
@@ -318,6 +337,8 @@ export function describeFailure(failure: Failure, context: CallContext): Describ
 			return describeNetwork(failure, context);
 		case 'graphql':
 			return describeGraphql(failure, context);
+		case 'notFound':
+			return describeNotFound(context, failure.said);
 		case 'shape':
 			return {
 				message: `The service's answer to ${context.action} was not what the API describes`,
@@ -340,4 +361,39 @@ export function toNodeApiError(node: INode, failure: Failure, context: CallConte
 		httpCode: described.httpCode,
 		itemIndex: context.itemIndex,
 	});
+}
+
+function errorChain(error: unknown): IDataObject[] {
+	const chain: IDataObject[] = [];
+	let current: unknown = error;
+	for (let depth = 0; depth < 4 && current !== null && typeof current === 'object'; depth++) {
+		chain.push(current as IDataObject);
+		current = (current as IDataObject).cause;
+	}
+	return chain;
+}
+
+/** A thrown transport error as a Failure; undefined when it is not a network fault. */
+export function networkFailure(error: unknown): Failure | undefined {
+	const chain = errorChain(error);
+	const codes = chain.map((entry) => entry.code).filter((code): code is string => typeof code === 'string');
+	const messages = chain.map((entry) => entry.message).filter((text): text is string => typeof text === 'string');
+	const text = messages.join(' ');
+	if (codes.includes('ERR_CANCELED') || chain.some((entry) => entry.name === 'AbortError')) return undefined;
+	if (codes.includes('ECONNABORTED') || codes.includes('ETIMEDOUT') || /timeout of \d+ms exceeded/i.test(text)) {
+		const limit = /timeout of (\d+)ms/.exec(text)?.[1];
+		return {
+			kind: 'network',
+			code: 'TIMEOUT',
+			detail: limit ? `No answer within ${Number(limit) / 1000} s` : 'No answer in time',
+		};
+	}
+	const known = ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'];
+	const code = codes.find((candidate) => known.includes(candidate));
+	if (code) return { kind: 'network', code, detail: text };
+	// A reset after the answer began arrives as "stream has been aborted" (axios ERR_BAD_RESPONSE).
+	if (/socket hang up|stream has been aborted|aborted/i.test(text)) {
+		return { kind: 'network', code: 'ECONNRESET', detail: text };
+	}
+	return undefined;
 }

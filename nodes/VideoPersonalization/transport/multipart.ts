@@ -2,7 +2,7 @@ import { randomBytes } from 'crypto';
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { BINARY_ENCODING } from 'n8n-workflow';
 
-import type { PreparedBody } from './request';
+import type { PreparedBody } from './client';
 
 export interface MultipartFile {
 	field: string;
@@ -41,12 +41,18 @@ function fileNameParams(fileName: string): string {
  * The bytes around the file in a multipart/form-data body: the text fields first (so a
  * server can refuse early), then the file part's header; the tail closes the body.
  */
-export function multipartEnvelope(fields: Array<[string, string]>, file: MultipartFile, boundary = newBoundary()): MultipartEnvelope {
+export function multipartEnvelope(
+	fields: Array<[string, string]>,
+	file: MultipartFile,
+	boundary = newBoundary(),
+): MultipartEnvelope {
 	const parts = fields.map(
-		([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"\r\n\r\n${value}\r\n`,
+		([name, value]) =>
+			`--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"\r\n\r\n${value}\r\n`,
 	);
+	const fileDisposition = `form-data; name="${quoted(file.field)}"; ${fileNameParams(file.fileName)}`;
 	parts.push(
-		`--${boundary}\r\nContent-Disposition: form-data; name="${quoted(file.field)}"; ${fileNameParams(file.fileName)}\r\n` +
+		`--${boundary}\r\nContent-Disposition: ${fileDisposition}\r\n` +
 			`Content-Type: ${file.mimeType}\r\n\r\n`,
 	);
 	return {

@@ -1,7 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { mapWithConcurrency } from './pool';
-import { type ApiContext, callApiForObject, callError, tryGraphql } from './request';
+import { isCount } from '../helpers/answers';
+import { mapWithConcurrency } from '../helpers/pool';
+import type { CallDescription, ServiceClient } from './client';
+import { tryGraphql } from './graphql';
 
 /** Return All, or at most `limit` records. */
 export interface ListSelection {
@@ -20,7 +22,12 @@ export function firstPageSize(selection: ListSelection, maxPageSize: number): nu
 }
 
 /** Page numbers after the first that hold the records wanted. */
-export function remainingPages(total: number, pageSize: number, selection: ListSelection, pageCount?: number): number[] {
+export function remainingPages(
+	total: number,
+	pageSize: number,
+	selection: ListSelection,
+	pageCount?: number,
+): number[] {
 	const wanted = selection.returnAll ? total : Math.min(selection.limit, total);
 	let pages = Math.ceil(wanted / Math.max(1, pageSize));
 	if (pageCount !== undefined) pages = Math.min(pages, pageCount);
@@ -55,13 +62,10 @@ export function mergePages(pages: IDataObject[][], selection: ListSelection): ID
 	return records;
 }
 
-export interface RestListRequest {
+export interface RestListRequest extends CallDescription {
 	/** e.g. `/videos` */
 	path: string;
 	qs?: IDataObject;
-	action: string;
-	permission?: string;
-	itemIndex?: number;
 	timeoutMs?: number;
 }
 
@@ -71,11 +75,6 @@ export interface RestPage {
 	page: number;
 	limit: number;
 	nextPage: number | null;
-}
-
-/** A whole number of 0 or more, as counts and page numbers in the service's answers are. */
-export function isCount(value: unknown): value is number {
-	return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
 
 /** What a list entry is, for a shape error, when it is not a record (an object). */
@@ -94,9 +93,9 @@ function badEntry(items: unknown[], path: string): string | undefined {
 	return undefined;
 }
 
-/** One page of a REST list (spec 2.1), checked for the envelope's shape. */
+/** One page of a REST list, checked for the envelope's shape (docs/service-facts.md, "REST lists"). */
 export async function fetchRestPage(
-	ctx: ApiContext,
+	api: ServiceClient,
 	request: RestListRequest,
 	page: number,
 	limit: number,
@@ -107,17 +106,16 @@ export async function fetchRestPage(
 		qs: { ...(request.qs ?? {}), page, limit },
 		idempotent: true,
 	};
-	const body = await callApiForObject(ctx, call);
+	const body = await api.object(call);
 	const pagination = body.pagination as IDataObject | undefined;
 	if (!Array.isArray(body.data) || !pagination || !isCount(pagination.total)) {
-		throw await callError(ctx, { kind: 'shape', detail: 'Expected { data: [...], pagination: { total, ... } }' }, call);
+		throw api.error({ kind: 'shape', detail: 'Expected { data: [...], pagination: { total, ... } }' }, call);
 	}
 	const entry = badEntry(body.data, 'data');
-	if (entry) throw await callError(ctx, { kind: 'shape', detail: entry }, call);
+	if (entry) throw api.error({ kind: 'shape', detail: entry }, call);
 	const nextPage = pagination.next_page;
 	if (nextPage !== undefined && nextPage !== null && !(typeof nextPage === 'number' && Number.isInteger(nextPage))) {
-		throw await callError(
-			ctx,
+		throw api.error(
 			{ kind: 'shape', detail: `pagination.next_page must be a page number or null, got ${JSON.stringify(nextPage)}` },
 			call,
 		);
@@ -138,24 +136,25 @@ export async function fetchRestPage(
  * fetched in parallel; if the list grew meanwhile, Return All follows next_page to the end.
  */
 export async function restGetMany(
-	ctx: ApiContext,
+	api: ServiceClient,
 	request: RestListRequest,
 	selection: ListSelection,
 ): Promise<IDataObject[]> {
-	const first = await fetchRestPage(ctx, request, 1, firstPageSize(selection, REST_MAX_PAGE_SIZE));
-	const pageSize = servedPageSize(firstPageSize(selection, REST_MAX_PAGE_SIZE), first.limit, first.items.length, first.total);
+	const asked = firstPageSize(selection, REST_MAX_PAGE_SIZE);
+	const first = await fetchRestPage(api, request, 1, asked);
+	const pageSize = servedPageSize(asked, first.limit, first.items.length, first.total);
 	if (first.nextPage === null || (!selection.returnAll && first.items.length >= selection.limit)) {
 		return mergePages([first.items], selection);
 	}
 	const rest = await mapWithConcurrency(
 		remainingPages(first.total, pageSize, selection),
 		PAGE_CONCURRENCY,
-		async (page) => await fetchRestPage(ctx, request, page, pageSize),
+		async (page) => await fetchRestPage(api, request, page, pageSize),
 	);
 	const pages = [first, ...rest];
 	let last = pages[pages.length - 1];
 	while (selection.returnAll && last.nextPage !== null && last.items.length > 0 && last.nextPage > last.page) {
-		last = await fetchRestPage(ctx, request, last.nextPage, pageSize);
+		last = await fetchRestPage(api, request, last.nextPage, pageSize);
 		pages.push(last);
 	}
 	return mergePages(
@@ -164,16 +163,13 @@ export async function restGetMany(
 	);
 }
 
-export interface GraphqlListRequest {
+export interface GraphqlListRequest extends CallDescription {
 	/** A constant query taking `$filter` and selecting `viewer.<field> { items ... total page limit pages }`. */
 	query: string;
 	field: string;
 	filter: IDataObject;
 	/** Other variables of the query (field selection switches). */
 	variables: IDataObject;
-	action: string;
-	permission?: string;
-	itemIndex?: number;
 	timeoutMs?: number;
 }
 
@@ -184,8 +180,9 @@ interface GraphqlPage {
 	pages: number;
 }
 
-// Page size a server accepted, remembered for the rest of the execution.
-const acceptedPageSize = new WeakMap<object, Map<string, number>>();
+type GraphqlPageOutcome =
+	| { ok: true; page: GraphqlPage }
+	| { ok: false; limitRefused: boolean; messages: string[]; raise: () => Error };
 
 /** Whether the errors refuse the page size asked for ("limit must be at most 50"), not e.g. a rate limit. */
 export function isLimitRefusal(messages: string[]): boolean {
@@ -208,12 +205,12 @@ export function nextPageSize(refused: number, messages: string[]): number {
 }
 
 async function fetchGraphqlPage(
-	ctx: ApiContext,
+	api: ServiceClient,
 	request: GraphqlListRequest,
 	page: number,
 	limit: number,
-): Promise<{ ok: true; page: GraphqlPage } | { ok: false; limitRefused: boolean; messages: string[]; raise: () => Error }> {
-	const outcome = await tryGraphql(ctx, {
+): Promise<GraphqlPageOutcome> {
+	const outcome = await tryGraphql(api, {
 		...request,
 		variables: { ...request.variables, filter: { ...request.filter, page, limit } },
 	});
@@ -223,10 +220,11 @@ async function fetchGraphqlPage(
 	}
 	const envelope = outcome.viewer[request.field] as IDataObject | null | undefined;
 	if (!envelope || !Array.isArray(envelope.items) || !isCount(envelope.total)) {
-		throw await callError(ctx, { kind: 'shape', detail: `Expected viewer.${request.field} { items, total, page, limit, pages }` }, request);
+		const detail = `Expected viewer.${request.field} { items, total, page, limit, pages }`;
+		throw api.error({ kind: 'shape', detail }, request);
 	}
 	const entry = badEntry(envelope.items, `viewer.${request.field}.items`);
-	if (entry) throw await callError(ctx, { kind: 'shape', detail: entry }, request);
+	if (entry) throw api.error({ kind: 'shape', detail: entry }, request);
 	const servedLimit = isCount(envelope.limit) && envelope.limit > 0 ? envelope.limit : limit;
 	return {
 		ok: true,
@@ -240,37 +238,33 @@ async function fetchGraphqlPage(
 }
 
 /**
- * Get Many over a query-style list (spec 2.2). The largest page size is unknown: a size the
- * server refuses is retried smaller, and a server that serves fewer than asked sets the size.
+ * Get Many over a query-style list (docs/service-facts.md, "Query-style API"). The largest page
+ * size is not stated: a size the server refuses is retried smaller, and a server that serves
+ * fewer than asked sets the size.
  */
 export async function graphqlGetMany(
-	ctx: ApiContext,
+	api: ServiceClient,
 	request: GraphqlListRequest,
 	selection: ListSelection,
 ): Promise<IDataObject[]> {
-	let memo = acceptedPageSize.get(ctx);
-	if (!memo) {
-		memo = new Map();
-		acceptedPageSize.set(ctx, memo);
-	}
 	const wantedSize = firstPageSize(selection, GRAPHQL_PAGE_SIZE);
-	let asked = Math.min(wantedSize, memo.get(request.field) ?? wantedSize);
-	let result = await fetchGraphqlPage(ctx, request, 1, asked);
+	let asked = Math.min(wantedSize, api.pageSizes.get(request.field) ?? wantedSize);
+	let result = await fetchGraphqlPage(api, request, 1, asked);
 	while (!result.ok) {
 		if (!result.limitRefused || asked <= 1) throw result.raise();
 		asked = nextPageSize(asked, result.messages);
-		result = await fetchGraphqlPage(ctx, request, 1, asked);
+		result = await fetchGraphqlPage(api, request, 1, asked);
 	}
 	const first = result.page;
 	const size = servedPageSize(asked, first.limit, first.items.length, first.total);
-	memo.set(request.field, size);
+	api.pageSizes.set(request.field, size);
 
 	if (!selection.returnAll && first.items.length >= selection.limit) return mergePages([first.items], selection);
 	const rest = await mapWithConcurrency(
 		remainingPages(first.total, size, selection, first.pages),
 		PAGE_CONCURRENCY,
 		async (page) => {
-			const result = await fetchGraphqlPage(ctx, request, page, size);
+			const result = await fetchGraphqlPage(api, request, page, size);
 			if (!result.ok) throw result.raise();
 			return result.page;
 		},

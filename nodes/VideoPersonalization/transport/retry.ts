@@ -34,6 +34,12 @@ export function isRetryable(failure: Failure, idempotent: boolean): boolean {
 	return false;
 }
 
+/** Whether the service may have acted on a call that failed like this (a 429 or a refused connection: it did not). */
+export function mayHaveBeenCarriedOut(failure: Failure): boolean {
+	if (failure.kind === 'network') return failure.code !== 'ECONNREFUSED';
+	return failure.kind === 'http' && failure.status >= 500;
+}
+
 /** Milliseconds a Retry-After header asks for (seconds or an HTTP date), if it is readable. */
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
 	if (value === undefined) return undefined;

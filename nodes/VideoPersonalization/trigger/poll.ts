@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { RestPage } from '../transport/pagination';
-import { mapWithConcurrency } from '../transport/pool';
-import { createdAtMs, createdTimes, detectOrder, type FinalStatus, isFinalStatus, type ListOrder } from '../transport/videoList';
+import { mapWithConcurrency } from '../helpers/pool';
+import { createdAtMs, createdTimes, detectOrder, type FinalStatus, isFinalStatus, type ListOrder } from '../helpers/videoList';
 import { effectiveOrder, pageCount, pageOfRank, pagesForRanks, rankAt } from './ranks';
 import type { PendingVideo, TriggerState } from './state';
 

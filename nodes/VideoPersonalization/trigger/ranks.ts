@@ -1,4 +1,4 @@
-import type { ListOrder } from '../transport/videoList';
+import type { ListOrder } from '../helpers/videoList';
 
 /** Order used for arithmetic while the real one is unknown (all timestamps equal, or < 2 videos). */
 export function effectiveOrder(order: ListOrder): Exclude<ListOrder, 'unknown'> {

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ListOrder } from '../transport/videoList';
+import type { ListOrder } from '../helpers/videoList';
 
 /** A video seen in draft or processing, and where it sits in the full list. */
 export interface PendingVideo {

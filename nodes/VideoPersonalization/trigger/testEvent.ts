@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { createdAtMs, detectOrder, type FinalStatus } from '../transport/videoList';
+import { createdAtMs, detectOrder, type FinalStatus } from '../helpers/videoList';
 import { PAGE_SIZE, type PageSource } from './poll';
 import { pageCount } from './ranks';
 

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import type { ServiceClient } from '../../transport/client';
 import { downloadToBinary } from '../../transport/download';
 import { fetchRestPage, REST_MAX_PAGE_SIZE } from '../../transport/pagination';
 import {
@@ -10,8 +11,8 @@ import {
 	type ListOrder,
 	oldestOnPage,
 	pagesFromNewestEnd,
-} from '../../transport/videoList';
-import { fieldError, readTimeoutMs } from '../common';
+} from '../../helpers/videoList';
+import { fieldError } from '../common';
 import type { ItemResult } from '../types';
 
 // Inside the Options collection: `/waitForCompletion` is the root parameter, other names are sibling options.
@@ -43,7 +44,8 @@ export const waitOptions: INodeProperties[] = [
 		displayOptions: whenWaiting,
 		type: 'boolean',
 		default: false,
-		description: 'Whether to download the rendered MP4 of each published video as binary data (with Wait for Completion)',
+		description:
+			'Whether to download the rendered MP4 of each published video as binary data (with Wait for Completion)',
 	},
 	{
 		displayName: 'Video Binary Property',
@@ -59,7 +61,8 @@ export const waitOptions: INodeProperties[] = [
 		displayOptions: whenWaiting,
 		type: 'boolean',
 		default: false,
-		description: 'Whether to download the JPG thumbnail of each published video as binary data (with Wait for Completion)',
+		description:
+			'Whether to download the JPG thumbnail of each published video as binary data (with Wait for Completion)',
 	},
 	{
 		displayName: 'Thumbnail Binary Property',
@@ -71,16 +74,24 @@ export const waitOptions: INodeProperties[] = [
 	},
 ];
 
+/** How one item waits, read and checked by Create before the video is made. */
 export interface WaitSettings {
 	wait: boolean;
 	timeoutMs: number;
 	intervalMs: number;
 	videoProperty?: string;
 	thumbnailProperty?: string;
+	/** The item's Timeout option, for each check of the list. */
 	requestTimeoutMs: number;
 }
 
-function positiveNumber(ctx: IExecuteFunctions, itemIndex: number, value: unknown, label: string, fallback: number): number {
+function positiveNumber(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	label: string,
+	fallback: number,
+): number {
 	const number = value === undefined ? fallback : value;
 	if (typeof number !== 'number' || !(number > 0)) {
 		throw fieldError(ctx, itemIndex, label, `must be a number above 0, got ${JSON.stringify(value)}`);
@@ -88,7 +99,13 @@ function positiveNumber(ctx: IExecuteFunctions, itemIndex: number, value: unknow
 	return number;
 }
 
-function binaryProperty(ctx: IExecuteFunctions, itemIndex: number, value: unknown, label: string, fallback: string): string {
+function binaryProperty(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	label: string,
+	fallback: string,
+): string {
 	const name = value === undefined ? fallback : value;
 	if (typeof name !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(name)) {
 		throw fieldError(ctx, itemIndex, label, 'must be a name made of letters, digits, _ . or -');
@@ -97,29 +114,40 @@ function binaryProperty(ctx: IExecuteFunctions, itemIndex: number, value: unknow
 }
 
 /** The wait options of one item; they are checked only when that item waits. */
-export function readWaitSettings(ctx: IExecuteFunctions, itemIndex: number): WaitSettings {
+export function readWaitSettings(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	requestTimeoutMs: number,
+): WaitSettings {
 	const wait = ctx.getNodeParameter('waitForCompletion', itemIndex, false) === true;
-	const requestTimeoutMs = readTimeoutMs(ctx, itemIndex);
 	if (!wait) return { wait, timeoutMs: 0, intervalMs: 0, requestTimeoutMs };
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	return {
 		wait,
-		timeoutMs: positiveNumber(ctx, itemIndex, options.waitTimeout, 'Wait Timeout (Minutes)', 15) * 60_000,
-		intervalMs: positiveNumber(ctx, itemIndex, options.pollInterval, 'Check Every (Seconds)', 10) * 1000,
+		timeoutMs:
+			positiveNumber(ctx, itemIndex, options.waitTimeout, 'Wait Timeout (Minutes)', 15) * 60_000,
+		intervalMs:
+			positiveNumber(ctx, itemIndex, options.pollInterval, 'Check Every (Seconds)', 10) * 1000,
 		videoProperty:
 			options.downloadVideo === true
 				? binaryProperty(ctx, itemIndex, options.videoBinaryProperty, 'Video Binary Property', 'data')
 				: undefined,
 		thumbnailProperty:
 			options.downloadThumbnail === true
-				? binaryProperty(ctx, itemIndex, options.thumbnailBinaryProperty, 'Thumbnail Binary Property', 'thumbnail')
+				? binaryProperty(
+						ctx,
+						itemIndex,
+						options.thumbnailBinaryProperty,
+						'Thumbnail Binary Property',
+						'thumbnail',
+					)
 				: undefined,
 		requestTimeoutMs,
 	};
 }
 
 interface PendingVideo {
-	result: ItemResult;
+	result: ItemResult<WaitSettings>;
 	settings: WaitSettings;
 	lastStatus: string;
 }
@@ -130,7 +158,7 @@ interface PendingVideo {
  * videos created since then, not the size of the account.
  */
 async function scanForVideos(
-	ctx: IExecuteFunctions,
+	api: ServiceClient,
 	wanted: Set<string>,
 	oldestWantedMs: number | undefined,
 	knownOrder: ListOrder,
@@ -144,24 +172,31 @@ async function scanForVideos(
 			if (wanted.has(id)) found.set(id, video);
 		}
 	};
-	const first = await fetchRestPage(ctx, request, 1, REST_MAX_PAGE_SIZE);
+	const first = await fetchRestPage(api, request, 1, REST_MAX_PAGE_SIZE);
 	take(first.items);
 	const order = knownOrder === 'unknown' ? detectOrder(first.items) : knownOrder;
 	const pastOldestWanted = (items: IDataObject[]) =>
-		order !== 'unknown' && oldestWantedMs !== undefined && (oldestOnPage(items) ?? Infinity) < oldestWantedMs;
+		order !== 'unknown' &&
+		oldestWantedMs !== undefined &&
+		(oldestOnPage(items) ?? Infinity) < oldestWantedMs;
 	if (found.size === wanted.size || first.nextPage === null) return { found, order };
 	if (order === 'newest-first' && pastOldestWanted(first.items)) return { found, order };
 
 	for (const page of pagesFromNewestEnd(order, first.total, first.limit)) {
 		if (page === 1) continue;
-		const next = await fetchRestPage(ctx, request, page, first.limit);
+		const next = await fetchRestPage(api, request, page, first.limit);
 		take(next.items);
 		if (found.size === wanted.size || pastOldestWanted(next.items)) break;
 	}
 	return { found, order };
 }
 
-async function attachDownloads(ctx: IExecuteFunctions, pending: PendingVideo, video: IDataObject): Promise<void> {
+async function attachDownloads(
+	ctx: IExecuteFunctions,
+	api: ServiceClient,
+	pending: PendingVideo,
+	video: IDataObject,
+): Promise<void> {
 	const { settings, result } = pending;
 	if (video.status !== 'published') return;
 	const item = result.output[0];
@@ -173,14 +208,13 @@ async function attachDownloads(ctx: IExecuteFunctions, pending: PendingVideo, vi
 	for (const [property, url, fileName, mimeType] of files) {
 		if (!property || typeof url !== 'string' || !url) continue;
 		item.binary = item.binary ?? {};
-		item.binary[property] = await downloadToBinary(
-			ctx,
+		item.binary[property] = await downloadToBinary(ctx, api, {
 			url,
 			fileName,
 			mimeType,
-			`download ${fileName} of the video "${id}"`,
-			result.itemIndex,
-		);
+			action: `download ${fileName} of the video "${id}"`,
+			itemIndex: result.itemIndex,
+		});
 	}
 }
 
@@ -188,14 +222,17 @@ async function attachDownloads(ctx: IExecuteFunctions, pending: PendingVideo, vi
  * Waits for the videos created by this run, all together: each round is one scan of the
  * list shared by every pending video, never a request per video.
  */
-export async function waitForCreatedVideos(ctx: IExecuteFunctions, results: ItemResult[]): Promise<void> {
+export async function waitForCreatedVideos(
+	ctx: IExecuteFunctions,
+	api: ServiceClient,
+	results: Array<ItemResult<WaitSettings>>,
+): Promise<void> {
 	const pending = new Map<string, PendingVideo>();
 	const done = new Map<string, IDataObject>();
 	for (const result of results) {
-		if (result.error || result.output.length === 0) continue;
-		const settings = readWaitSettings(ctx, result.itemIndex);
+		const settings = result.state;
+		if (result.error || result.output.length === 0 || !settings?.wait) continue;
 		const video = result.output[0].json;
-		if (!settings.wait) continue;
 		pending.set(String(video.id), { result, settings, lastStatus: String(video.status ?? 'unknown') });
 		if (isFinalStatus(video.status)) done.set(String(video.id), video);
 	}
@@ -218,7 +255,7 @@ export async function waitForCreatedVideos(ctx: IExecuteFunctions, results: Item
 		const oldestWantedMs = times.length === wanted.size ? Math.min(...times) : undefined;
 		let scan: Awaited<ReturnType<typeof scanForVideos>>;
 		try {
-			scan = await scanForVideos(ctx, wanted, oldestWantedMs, order, requestTimeoutMs);
+			scan = await scanForVideos(api, wanted, oldestWantedMs, order, requestTimeoutMs);
 		} catch (error) {
 			scanFailure = error as Error;
 			break;
@@ -244,13 +281,15 @@ export async function waitForCreatedVideos(ctx: IExecuteFunctions, results: Item
 		}
 		if (!video) {
 			const minutes = Math.round((entry.settings.timeoutMs / 60_000) * 100) / 100;
+			const waited = `${minutes} minutes of waiting (last status: ${entry.lastStatus})`;
 			entry.result.error = new NodeOperationError(
 				ctx.getNode(),
-				`Video "${id}" was not finished after ${minutes} minutes of waiting (last status: ${entry.lastStatus})`,
+				`Video "${id}" was not finished after ${waited}`,
 				{
 					itemIndex: entry.result.itemIndex,
 					description:
-						'It may still finish later: raise Wait Timeout (Minutes), or use the Video Personalization Trigger to act when it is published.',
+						'It may still finish later: raise Wait Timeout (Minutes), or use the Video Personalization ' +
+						'Trigger to act when it is published.',
 				},
 			);
 			entry.result.output = [];
@@ -258,7 +297,7 @@ export async function waitForCreatedVideos(ctx: IExecuteFunctions, results: Item
 		}
 		entry.result.output[0].json = video;
 		try {
-			await attachDownloads(ctx, entry, video);
+			await attachDownloads(ctx, api, entry, video);
 		} catch (error) {
 			entry.result.error = error as Error;
 			entry.result.output = [];
@@ -267,15 +306,23 @@ export async function waitForCreatedVideos(ctx: IExecuteFunctions, results: Item
 }
 
 /** The video was created but the wait could not follow it: say which one and what failed. */
-function notCheckedError(ctx: IExecuteFunctions, id: string, entry: PendingVideo, failure: Error): NodeOperationError {
+function notCheckedError(
+	ctx: IExecuteFunctions,
+	id: string,
+	entry: PendingVideo,
+	failure: Error,
+): NodeOperationError {
 	const reason = failure.message.replace(/ \[item \d+\]$/, '');
-	const described = 'description' in failure && typeof failure.description === 'string' ? `${failure.description} ` : '';
+	const described =
+		'description' in failure && typeof failure.description === 'string' ? `${failure.description} ` : '';
 	return new NodeOperationError(
 		ctx.getNode(),
 		`Video "${id}" was created, but checking whether it finished failed: ${reason}`,
 		{
 			itemIndex: entry.result.itemIndex,
-			description: `${described}The video exists (last status: ${entry.lastStatus}); do not create it again. Find it with Video > Get Many, or act on it with the Video Personalization Trigger.`,
+			description:
+				`${described}The video exists (last status: ${entry.lastStatus}); do not create it again. ` +
+				'Find it with Video > Get Many, or act on it with the Video Personalization Trigger.',
 		},
 	);
 }

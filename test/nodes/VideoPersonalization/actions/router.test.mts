@@ -1,5 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { type NodeOperation, resources } from '../../../../nodes/VideoPersonalization/actions/registry.ts';
 import type { Sandbox } from '../../../../sandbox/index.mts';
 import { allText, binaryItem, capturedLogs, runNode } from '../../../harness/engine.mts';
 import { credentialsFor, useSandbox } from '../../../harness/fixtures.mts';
@@ -7,13 +8,11 @@ import { credentialsFor, useSandbox } from '../../../harness/fixtures.mts';
 const CANARY = 'vpk_canary_5f0c2e8a91d34b7c';
 const sandbox = useSandbox({ extraKeys: [{ key: CANARY, role: 'ROLE_ADMIN' }] });
 
-interface OperationCase {
-	resource: string;
-	operation: string;
+type OperationCase = NodeOperation & {
 	/** Parameters that work, and an expression-driven variant that fails for an item with `fail: true`. */
 	parameters: (s: Sandbox) => IDataObject;
 	items?: () => Promise<INodeExecutionData[]>;
-}
+};
 
 const id = (value: string) => ({ __rl: true, mode: 'id', value });
 const failing = (good: string) => `={{ $json.fail ? "missing_${Math.random().toString(36).slice(2, 8)}" : "${good}" }}`;
@@ -51,6 +50,13 @@ async function inputs(testCase: OperationCase, s: Sandbox): Promise<INodeExecuti
 }
 
 describe('every operation, through the router', () => {
+	it('has a case for every operation of the registry', () => {
+		const registered = Object.entries(resources).flatMap(([resource, { operations }]) =>
+			Object.keys(operations).map((operation) => `${resource} > ${operation}`),
+		);
+		expect(operations.map((testCase) => `${testCase.resource} > ${testCase.operation}`).sort()).toEqual(registered.sort());
+	});
+
 	it.each(operations.map((testCase) => [`${testCase.resource} > ${testCase.operation}`, testCase] as const))(
 		'%s: Continue On Fail puts an error item in place of the failed item, paired with it',
 		async (_name, testCase) => {

@@ -1,6 +1,7 @@
 /**
- * The credential's addresses (spec 9: the base address carries /v1; spec 5: the key travels in a
- * header, so it must never cross a network in clear or be sent to an address the user did not set).
+ * The credential's addresses (docs/service-facts.md, "Addresses and the key": the base address
+ * carries /v1; the key travels in a header, so it must never cross a network in clear or be sent
+ * to an address the user did not set).
  */
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 

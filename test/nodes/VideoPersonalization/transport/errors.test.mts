@@ -1,5 +1,5 @@
 /**
- * What the user reads when a call fails. The spec gives no error format (section 7), so every
+ * What the user reads when a call fails. No error format is stated (docs/service-facts.md), so every
  * body shape must be read, and nothing the server echoes may carry the API key out.
  */
 import type { IDataObject, INode } from 'n8n-workflow';
@@ -10,6 +10,7 @@ import {
 	describeFailure,
 	type Failure,
 	looksLikeHtml,
+	networkFailure,
 	redact,
 	serverMessage,
 	toNodeApiError,
@@ -464,5 +465,55 @@ describe('toNodeApiError', () => {
 		const carried = JSON.stringify({ ...error, message: error.message, description: error.description, stack: error.stack });
 		expect(carried).toContain('revoked');
 		expect(carried).not.toContain(SECRET);
+	});
+});
+
+describe('describeFailure: a record that does not exist', () => {
+	it('a lookup answered with null (notFound) reads like a 404, with the same code', () => {
+		const asNotFound = describeFailure({ kind: 'notFound' }, context());
+		expect(asNotFound).toEqual(describeFailure(http(404), context()));
+		expect(asNotFound.message).toBe(`Not found: ${ACTION} (404)`);
+		expect(asNotFound.httpCode).toBe('404');
+	});
+
+	it('quotes what the service said about it, without the key', () => {
+		const described = describeFailure({ kind: 'notFound', said: `no asset for ${SECRET}` }, context());
+		expect(described.description).toContain('The service said: "no asset for ***"');
+		expect(described.description).not.toContain(SECRET);
+	});
+});
+
+describe('networkFailure: thrown errors as failures', () => {
+	const thrown = (fields: IDataObject, cause?: IDataObject) => Object.assign(new Error(String(fields.message ?? '')), fields, cause ? { cause } : {});
+
+	it.each(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])('keeps the code %s', (code) => {
+		expect(networkFailure(thrown({ code, message: `connect ${code}` }))).toEqual({ kind: 'network', code, detail: `connect ${code}` });
+	});
+
+	it('finds the code on a cause, as fetch and axios wrap it', () => {
+		expect(networkFailure(thrown({ message: 'request failed' }, { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' }))).toMatchObject({
+			kind: 'network',
+			code: 'ECONNREFUSED',
+		});
+	});
+
+	it.each([
+		[{ code: 'ECONNABORTED', message: 'timeout of 1500ms exceeded' }, 'No answer within 1.5 s'],
+		[{ code: 'ETIMEDOUT', message: 'socket timed out' }, 'No answer in time'],
+		[{ message: 'timeout of 60000ms exceeded' }, 'No answer within 60 s'],
+	])('reads %j as a timeout', (fields, detail) => {
+		expect(networkFailure(thrown(fields))).toEqual({ kind: 'network', code: 'TIMEOUT', detail });
+	});
+
+	it.each(['socket hang up', 'stream has been aborted'])('reads %j as a dropped connection', (message) => {
+		expect(networkFailure(thrown({ message }))).toMatchObject({ kind: 'network', code: 'ECONNRESET' });
+	});
+
+	it.each([
+		['a cancelled request', { code: 'ERR_CANCELED', message: 'canceled' }],
+		['an abort', { name: 'AbortError', message: 'The operation was aborted' }],
+		['an error of the code itself', { message: 'Cannot read properties of undefined' }],
+	])('is not a network fault: %s', (_name, fields) => {
+		expect(networkFailure(thrown(fields))).toBeUndefined();
 	});
 });

@@ -1,5 +1,5 @@
 /**
- * The multipart/form-data body of Upload Asset (spec 4.1), written by hand so the file can be
+ * The multipart/form-data body of Upload Asset (docs/service-facts.md), written by hand so the file can be
  * streamed. Checked against the format (RFC 7578, RFC 2046 boundaries, RFC 5987 file names)
  * and read back by busboy, a real multipart parser.
  */

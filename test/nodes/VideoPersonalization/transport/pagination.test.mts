@@ -1,4 +1,4 @@
-/** The page arithmetic of Get Many (spec 2.1, 2.2, 4.1: REST pages of at most 100). */
+/** The page arithmetic of Get Many (docs/service-facts.md: REST pages of at most 100). */
 import type { ServerResponse } from 'node:http';
 import type { IDataObject } from 'n8n-workflow';
 

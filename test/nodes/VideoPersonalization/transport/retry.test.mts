@@ -3,6 +3,7 @@ import type { Failure } from '../../../../nodes/VideoPersonalization/transport/e
 import {
 	DEFAULT_RETRY_POLICY,
 	isRetryable,
+	mayHaveBeenCarriedOut,
 	parseRetryAfter,
 	type RetryPolicy,
 	retryDelayMs,
@@ -179,5 +180,19 @@ describe('retryDelayMs', () => {
 			}
 			expect(retryDelayMs(DEFAULT_RETRY_POLICY.maxAttempts, undefined, DEFAULT_RETRY_POLICY, now, () => 0)).toBeUndefined();
 		});
+	});
+});
+
+describe('mayHaveBeenCarriedOut', () => {
+	it.each([
+		['a 5xx: the service got the call', status(503), true],
+		['a dropped connection: the call may have arrived', network('ECONNRESET'), true],
+		['a timeout: the call may have arrived', network('TIMEOUT'), true],
+		['a refused connection: nothing was sent', network('ECONNREFUSED'), false],
+		['a 429: the service turned it away', status(429), false],
+		['a 4xx: the service refused it', status(422), false],
+		['a wrong shape: it answered', { kind: 'shape', detail: 'x' } as Failure, false],
+	])('%s: %p', (_name, failure, expected) => {
+		expect(mayHaveBeenCarriedOut(failure)).toBe(expected);
 	});
 });

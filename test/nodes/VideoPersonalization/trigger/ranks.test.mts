@@ -2,7 +2,7 @@
  * Rank arithmetic of the trigger. A rank is an index from the oldest end of the video list
  * (0 = oldest); a page shows the list in its order, newest-first or oldest-first.
  */
-import type { ListOrder } from '../../../../nodes/VideoPersonalization/transport/videoList.ts';
+import type { ListOrder } from '../../../../nodes/VideoPersonalization/helpers/videoList.ts';
 import { effectiveOrder, pageCount, pageOfRank, pagesForRanks, rankAt } from '../../../../nodes/VideoPersonalization/trigger/ranks.ts';
 
 const ORDERS: ListOrder[] = ['newest-first', 'oldest-first', 'unknown'];

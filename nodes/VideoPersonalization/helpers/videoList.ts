@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * Pure helpers about the video list. The spec gives no order for it, so the order is read
- * off the data (created_at) and code that walks the list works for either direction.
+ * Pure helpers about the video list. Its order is not stated (docs/service-facts.md), so it is
+ * read off the data (created_at) and code that walks the list works for either direction.
  */
 
 export type ListOrder = 'newest-first' | 'oldest-first' | 'unknown';

@@ -6,7 +6,7 @@
 export interface SelectableField {
 	/** Field name in the API. */
 	name: string;
-	/** Selection set for object fields (spec: nested objects are selected with id and name). */
+	/** Selection set for object fields (nested objects are selected with id and name: docs/service-facts.md). */
 	selection?: string;
 	displayName: string;
 }
@@ -61,29 +61,80 @@ function fragment(name: string, type: string, fields: SelectableField[]): string
 	return `fragment ${name} on ${type} {\n  id\n${lines.join('\n')}\n}`;
 }
 
-function lookupQuery(operation: string, field: string, input: string, type: string, fields: SelectableField[]): string {
+function lookupQuery(
+	operation: string,
+	field: string,
+	input: string,
+	type: string,
+	fields: SelectableField[],
+): string {
 	return `query ${operation}($criteria: ${input}!, ${switchDeclarations(fields)}) {
   viewer { ${field}(criteria: $criteria) { ...${type}Fields } }
 }
 ${fragment(`${type}Fields`, type, fields)}`;
 }
 
-function listQuery(operation: string, field: string, input: string, type: string, fields: SelectableField[]): string {
+function listQuery(
+	operation: string,
+	field: string,
+	input: string,
+	type: string,
+	fields: SelectableField[],
+): string {
 	return `query ${operation}($filter: ${input}!, ${switchDeclarations(fields)}) {
   viewer { ${field}(filter: $filter) { items { ...${type}Fields } total page limit pages } }
 }
 ${fragment(`${type}Fields`, type, fields)}`;
 }
 
-export const TEMPLATE_QUERY = lookupQuery('VideoTemplate', 'videoTemplate', 'VideoTemplateLookupInput', 'VideoTemplate', TEMPLATE_FIELDS);
-export const TEMPLATES_QUERY = listQuery('VideoTemplates', 'videoTemplates', 'VideoTemplateListFilterInput', 'VideoTemplate', TEMPLATE_FIELDS);
+export const TEMPLATE_QUERY = lookupQuery(
+	'VideoTemplate',
+	'videoTemplate',
+	'VideoTemplateLookupInput',
+	'VideoTemplate',
+	TEMPLATE_FIELDS,
+);
+export const TEMPLATES_QUERY = listQuery(
+	'VideoTemplates',
+	'videoTemplates',
+	'VideoTemplateListFilterInput',
+	'VideoTemplate',
+	TEMPLATE_FIELDS,
+);
 export const USER_QUERY = lookupQuery('FindUser', 'findUser', 'UserLookupInput', 'User', USER_FIELDS);
 export const USERS_QUERY = listQuery('Users', 'users', 'UserListFilterInput', 'User', USER_FIELDS);
-export const ORGANISATION_QUERY = lookupQuery('Organisation', 'organisation', 'OrganisationLookupInput', 'Organisation', ORGANISATION_FIELDS);
-export const ORGANISATIONS_QUERY = listQuery('Organisations', 'organisations', 'OrganisationListFilterInput', 'Organisation', ORGANISATION_FIELDS);
+export const ORGANISATION_QUERY = lookupQuery(
+	'Organisation',
+	'organisation',
+	'OrganisationLookupInput',
+	'Organisation',
+	ORGANISATION_FIELDS,
+);
+export const ORGANISATIONS_QUERY = listQuery(
+	'Organisations',
+	'organisations',
+	'OrganisationListFilterInput',
+	'Organisation',
+	ORGANISATION_FIELDS,
+);
+
+/** Only the ID of the template with a name (Video > Create by template name). */
+export const TEMPLATE_ID_QUERY = `query TemplateIdByName($criteria: VideoTemplateLookupInput!) {
+  viewer { videoTemplate(criteria: $criteria) { id } }
+}`;
+
+/** A page of templates by name, for the Template picker. */
+export const TEMPLATE_SEARCH_QUERY = `query TemplateSearch($filter: VideoTemplateListFilterInput!) {
+  viewer { videoTemplates(filter: $filter) { items { id name templateType } page pages } }
+}`;
 
 /** Variables switching each field on or off; no selection means every field. */
-export function fieldSwitches(fields: SelectableField[], selected: string[] | undefined): Record<string, boolean> {
+export function fieldSwitches(
+	fields: SelectableField[],
+	selected: string[] | undefined,
+): Record<string, boolean> {
 	const wanted = selected && selected.length > 0 ? new Set(selected) : undefined;
-	return Object.fromEntries(fields.map((field) => [switchName(field), wanted ? wanted.has(field.name) : true]));
+	return Object.fromEntries(
+		fields.map((field) => [switchName(field), wanted ? wanted.has(field.name) : true]),
+	);
 }

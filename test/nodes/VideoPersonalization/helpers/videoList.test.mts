@@ -1,4 +1,4 @@
-/** The video list (spec 2.3, 3): its order is not given, so it is read off created_at. */
+/** The video list (docs/service-facts.md, "Videos"): its order is not given, so it is read off created_at. */
 import type { IDataObject } from 'n8n-workflow';
 
 import {
@@ -9,7 +9,7 @@ import {
 	type ListOrder,
 	oldestOnPage,
 	pagesFromNewestEnd,
-} from '../../../../nodes/VideoPersonalization/transport/videoList.ts';
+} from '../../../../nodes/VideoPersonalization/helpers/videoList.ts';
 
 const at = (iso: string, extra: IDataObject = {}): IDataObject => ({ id: `vid_${iso}`, created_at: iso, ...extra });
 const T1 = '2024-03-01T10:00:00Z';
@@ -118,7 +118,7 @@ describe('oldestOnPage', () => {
 });
 
 describe('isFinalStatus', () => {
-	it('the final statuses are published and failed (spec 3)', () => {
+	it('the final statuses are published and failed', () => {
 		expect([...FINAL_STATUSES].sort()).toEqual(['failed', 'published']);
 	});
 

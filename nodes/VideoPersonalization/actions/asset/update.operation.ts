@@ -1,11 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import { callApiForObject } from '../../transport/request';
-import { fieldError, pathId, readTimeoutMs, optionsCollection } from '../common';
+import type { ServiceClient } from '../../transport/client';
+import { fieldError, optionsCollection, pathId, readTimeoutMs } from '../common';
+import type { OperationOption } from '../types';
 import { assetLocator, readAssetId, readTags } from './locator';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Update',
+	action: 'Update an asset',
+	description: 'Rename an asset or replace its tags',
+};
+
+export const properties: INodeProperties[] = [
 	assetLocator,
 	{
 		displayName: 'Update Fields',
@@ -27,16 +33,19 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. logo, summer-campaign',
-				description: 'The new tag list, separated by commas; it replaces the current tags (empty removes them all)',
+				description:
+					'The new tag list, separated by commas; it replaces the current tags (empty removes them all)',
 			},
 		],
 	},
 	optionsCollection(),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['asset'], operation: ['update'] } }, properties);
-
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	api: ServiceClient,
+): Promise<INodeExecutionData[]> {
 	const assetId = readAssetId(this, itemIndex);
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {};
@@ -50,7 +59,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (Object.keys(body).length === 0) {
 		throw fieldError(this, itemIndex, 'Update Fields', 'nothing to update', 'Add Name or Tags.');
 	}
-	const asset = await callApiForObject(this, {
+	const asset = await api.object({
 		method: 'PATCH',
 		path: `/assets/${pathId(assetId)}`,
 		body,

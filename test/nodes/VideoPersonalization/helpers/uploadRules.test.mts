@@ -1,6 +1,6 @@
 /**
- * The asset formats (spec 2.4) and size limits (spec 8), checked before a file is sent.
- * The spec says "MB"; the node reads that as MiB (1024 × 1024 bytes).
+ * The asset formats and size limits (docs/service-facts.md, "Assets"), checked before a file is
+ * sent. The service says "MB"; the node reads that as MiB (1024 × 1024 bytes).
  */
 import {
 	type AssetType,
@@ -8,7 +8,7 @@ import {
 	identifyFormat,
 	type UploadCheck,
 	type UploadFacts,
-} from '../../../../nodes/VideoPersonalization/transport/uploadRules.ts';
+} from '../../../../nodes/VideoPersonalization/helpers/uploadRules.ts';
 
 const MiB = 1024 * 1024;
 

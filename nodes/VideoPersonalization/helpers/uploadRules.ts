@@ -1,4 +1,4 @@
-/** The spec's asset formats and size limits (section 2.4 and 8), checked before sending. */
+/** The service's asset formats and size limits (docs/service-facts.md, "Assets"), checked before sending. */
 
 export type AssetType = 'image' | 'video' | 'audio';
 
@@ -75,7 +75,10 @@ export function formatMb(bytes: number): string {
 }
 
 /** Which type and format a file is, judged by MIME type, then by extension. */
-export function identifyFormat(fileName: string, mimeType: string): { type: AssetType; format: Format } | undefined {
+export function identifyFormat(
+	fileName: string,
+	mimeType: string,
+): { type: AssetType; format: Format } | undefined {
 	const mime = mimeType.toLowerCase().split(';')[0].trim();
 	const extension = extensionOf(fileName);
 	for (const byMime of [true, false]) {
@@ -93,15 +96,23 @@ export function checkUpload(facts: UploadFacts): UploadCheck {
 	const found = identifyFormat(facts.fileName, facts.mimeType);
 	const described = `"${facts.fileName}" (${facts.mimeType || 'no MIME type'})`;
 	if (!found) {
-		const target = facts.requestedType ? `Type ${facts.requestedType} accepts ${accepted(facts.requestedType)}` : ASSET_TYPES.map((type) => `${type}: ${accepted(type)}`).join('; ');
-		return { ok: false, field: 'File', problem: `${described} is not a format the service accepts (${target})` };
+		const target = facts.requestedType
+			? `Type ${facts.requestedType} accepts ${accepted(facts.requestedType)}`
+			: ASSET_TYPES.map((type) => `${type}: ${accepted(type)}`).join('; ');
+		return {
+			ok: false,
+			field: 'File',
+			problem: `${described} is not a format the service accepts (${target})`,
+		};
 	}
 	const type = facts.requestedType ?? found.type;
 	if (found.type !== type) {
 		return {
 			ok: false,
 			field: 'Type',
-			problem: `${described} is ${found.format.label}, which is not ${type === 'video' ? 'a' : 'an'} ${type} format; ${type} accepts ${accepted(type)}`,
+			problem:
+				`${described} is ${found.format.label}, which is not ${type === 'video' ? 'a' : 'an'} ${type} ` +
+				`format; ${type} accepts ${accepted(type)}`,
 		};
 	}
 	const rule = ASSET_RULES[type];

@@ -1,15 +1,28 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { jsonParse, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { jsonParse } from 'n8n-workflow';
 
-import { callApiForObject, callError } from '../../transport/request';
-import { fieldError, readTimeoutMs, requiredText, optionsCollection } from '../common';
-import { readTemplateCriteria, resolveTemplateId, TEMPLATE_PERMISSION, templateLocator } from '../template/locator';
-import type { ItemResult } from '../types';
-import { readWaitSettings, waitOptions, waitForCreatedVideos } from './waitForCompletion';
+import { createdVideo } from '../../helpers/answers';
+import { TEMPLATE_PERMISSION } from '../../helpers/permissions';
+import type { RestRequest, ServiceClient } from '../../transport/client';
+import { fieldError, optionsCollection, readTimeoutMs, requiredText } from '../common';
+import { readTemplateCriteria, resolveTemplateId, templateLocator } from '../template/locator';
+import type { ItemResult, OperationOption, StagedOutput } from '../types';
+import {
+	readWaitSettings,
+	waitForCreatedVideos,
+	waitOptions,
+	type WaitSettings,
+} from './waitForCompletion';
 
 export const ASPECT_RATIOS = ['9:16', '16:9', '1:1'] as const;
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Create',
+	action: 'Create a video',
+	description: 'Make a personalized video from a template and customer data',
+};
+
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Title',
 		name: 'title',
@@ -26,7 +39,11 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		default: 'keyValue',
 		options: [
-			{ name: 'Key-Value Pairs', value: 'keyValue', description: 'Enter each personalization field by name' },
+			{
+				name: 'Key-Value Pairs',
+				value: 'keyValue',
+				description: 'Enter each personalization field by name',
+			},
 			{ name: 'JSON', value: 'json', description: 'Give the whole personalization object as JSON' },
 		],
 		description: 'How to give the personalization data (first name, company, ...) the template fills in',
@@ -120,12 +137,11 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to wait until the video is published or failed and output the final video (with its URL). All items are waited for together.',
+			'Whether to wait until the video is published or failed and output the final video (with its URL). ' +
+			'All items are waited for together.',
 	},
 	optionsCollection(waitOptions),
 ];
-
-export const description = updateDisplayOptions({ show: { resource: ['video'], operation: ['create'] } }, properties);
 
 function readCustomerData(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const mode = ctx.getNodeParameter('customerDataMode', itemIndex, 'keyValue') as string;
@@ -165,16 +181,23 @@ function readCustomerData(ctx: IExecuteFunctions, itemIndex: number): IDataObjec
 function readAspectRatio(ctx: IExecuteFunctions, itemIndex: number): string {
 	const value = ctx.getNodeParameter('aspectRatio', itemIndex, '9:16') as unknown;
 	if (typeof value !== 'string' || !(ASPECT_RATIOS as readonly string[]).includes(value)) {
-		throw fieldError(ctx, itemIndex, 'Aspect Ratio', `must be one of ${ASPECT_RATIOS.join(', ')}, got ${JSON.stringify(value)}`);
+		const allowed = ASPECT_RATIOS.join(', ');
+		throw fieldError(ctx, itemIndex, 'Aspect Ratio', `must be one of ${allowed}, got ${JSON.stringify(value)}`);
 	}
 	return value;
 }
 
-function readAiMessaging(ctx: IExecuteFunctions, itemIndex: number, fields: IDataObject): IDataObject | undefined {
+function readAiMessaging(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	fields: IDataObject,
+): IDataObject | undefined {
 	const tone = typeof fields.aiTone === 'string' ? fields.aiTone.trim() : '';
 	const rawPoints = fields.aiKeyPoints;
 	const points = rawPoints === undefined ? [] : Array.isArray(rawPoints) ? rawPoints : [rawPoints];
-	const keyPoints = points.map((point) => (typeof point === 'string' ? point.trim() : point)).filter((point) => point !== '');
+	const keyPoints = points
+		.map((point) => (typeof point === 'string' ? point.trim() : point))
+		.filter((point) => point !== '');
 	if (keyPoints.some((point) => typeof point !== 'string')) {
 		throw fieldError(ctx, itemIndex, 'AI Key Points', 'each key point must be text');
 	}
@@ -182,18 +205,15 @@ function readAiMessaging(ctx: IExecuteFunctions, itemIndex: number, fields: IDat
 	return { ...(tone ? { tone } : {}), ...(keyPoints.length ? { key_points: keyPoints } : {}) };
 }
 
-/** The created video, wherever the service put it (the create response is not in the spec). */
-export function createdVideo(body: IDataObject): IDataObject | undefined {
-	for (const candidate of [body, body.data, body.video]) {
-		if (candidate && typeof candidate === 'object' && !Array.isArray(candidate)) {
-			const video = candidate as IDataObject;
-			if (typeof video.id === 'string' || typeof video.id === 'number') return video;
-		}
-	}
-	return undefined;
-}
-
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+/**
+ * Creates the video; the wait settings it read go on to `finish` with the item, which waits for
+ * the renders of all items together.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	api: ServiceClient,
+): Promise<StagedOutput<WaitSettings>> {
 	const title = requiredText(this, itemIndex, 'title', 'Title');
 	const criteria = readTemplateCriteria(this, itemIndex);
 	const customerData = readCustomerData(this, itemIndex);
@@ -201,8 +221,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const aiMessaging = readAiMessaging(this, itemIndex, fields);
 	const timeoutMs = readTimeoutMs(this, itemIndex);
-	readWaitSettings(this, itemIndex);
-	const templateId = await resolveTemplateId(this, itemIndex, criteria);
+	const wait = readWaitSettings(this, itemIndex, timeoutMs);
+	const templateId = await resolveTemplateId(this, api, itemIndex, criteria);
 
 	const body: IDataObject = {
 		title,
@@ -214,8 +234,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const projectId = typeof fields.projectId === 'string' ? fields.projectId.trim() : '';
 	if (projectId) body.project_id = projectId;
 
-	const call = {
-		method: 'POST' as const,
+	const call: RestRequest = {
+		method: 'POST',
 		path: '/videos',
 		body,
 		idempotent: false,
@@ -224,11 +244,15 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 		timeoutMs,
 	};
-	const video = createdVideo(await callApiForObject(this, call));
-	if (!video) throw await callError(this, { kind: 'shape', detail: 'The answer holds no video with an id' }, call);
-	return [{ json: video }];
+	const video = createdVideo(await api.object(call));
+	if (!video) throw api.error({ kind: 'shape', detail: 'The answer holds no video with an id' }, call);
+	return { output: [{ json: video }], state: wait };
 }
 
-export async function finish(this: IExecuteFunctions, results: ItemResult[]): Promise<void> {
-	await waitForCreatedVideos(this, results);
+export async function finish(
+	this: IExecuteFunctions,
+	results: Array<ItemResult<WaitSettings>>,
+	api: ServiceClient,
+): Promise<void> {
+	await waitForCreatedVideos(this, api, results);
 }

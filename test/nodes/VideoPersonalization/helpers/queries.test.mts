@@ -1,6 +1,7 @@
 /**
  * The query-style documents, parsed and validated by graphql-js against a schema written from
- * the spec (sections 2.2, 2.5-2.7 and 4.2), and run against it to check the field switches.
+ * the service's interface (docs/service-facts.md, "Query-style API"), and run against it to
+ * check the field switches.
  */
 import {
 	buildSchema,
@@ -22,12 +23,14 @@ import {
 	ORGANISATIONS_QUERY,
 	type SelectableField,
 	TEMPLATE_FIELDS,
+	TEMPLATE_ID_QUERY,
 	TEMPLATE_QUERY,
+	TEMPLATE_SEARCH_QUERY,
 	TEMPLATES_QUERY,
 	USER_FIELDS,
 	USER_QUERY,
 	USERS_QUERY,
-} from '../../../../nodes/VideoPersonalization/transport/queries.ts';
+} from '../../../../nodes/VideoPersonalization/helpers/queries.ts';
 
 /**
  * The spec's types. Where the spec does not show an object's fields (Team, MessagingCampaign,
@@ -216,7 +219,7 @@ describe.each(CASES)('$name', (testCase) => {
 	});
 
 	if (testCase.list) {
-		it('selects the list envelope of spec 2.2: items, total, page, limit, pages', () => {
+		it('selects the list envelope: items, total, page, limit, pages', () => {
 			const viewer = operation(document).selectionSet.selections[0] as FieldNode;
 			const field = viewer.selectionSet?.selections[0] as FieldNode;
 			const names = field.selectionSet?.selections.map((selection) => (selection as FieldNode).name.value);
@@ -338,5 +341,31 @@ describe('the queries are constant text', () => {
 		});
 		expect(values.length).toBeGreaterThan(0);
 		expect(values.every((kind) => kind === Kind.VARIABLE)).toBe(true);
+	});
+});
+
+describe.each([
+	['TEMPLATE_ID_QUERY', TEMPLATE_ID_QUERY, 'videoTemplate', 'criteria'],
+	['TEMPLATE_SEARCH_QUERY', TEMPLATE_SEARCH_QUERY, 'videoTemplates', 'filter'],
+])('%s (Create by template name, the Template picker)', (_name, query, field, argument) => {
+	it('validates against the spec schema', () => {
+		expect(validate(schema, parse(query)).map((error) => error.message)).toEqual([]);
+	});
+
+	it(`asks viewer.${field} with the one variable $${argument}`, () => {
+		const document = parse(query);
+		expect((operation(document).variableDefinitions ?? []).map((variable) => variable.variable.name.value)).toEqual([argument]);
+		const viewer = operation(document).selectionSet.selections[0] as FieldNode;
+		expect((viewer.selectionSet?.selections[0] as FieldNode).name.value).toBe(field);
+	});
+
+	it('is constant text: every argument value is a variable', () => {
+		const values: string[] = [];
+		visit(parse(query), {
+			Argument(node) {
+				values.push(node.value.kind);
+			},
+		});
+		expect(values).toEqual([Kind.VARIABLE]);
 	});
 });

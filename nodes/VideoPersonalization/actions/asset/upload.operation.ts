@@ -1,16 +1,22 @@
 import type { IBinaryData, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
+import { ASSET_TYPES, type AssetType, checkUpload } from '../../helpers/uploadRules';
+import type { ServiceClient } from '../../transport/client';
 import { binarySize, multipartBody } from '../../transport/multipart';
-import { callApiForObject } from '../../transport/request';
-import { type AssetType, ASSET_TYPES, checkUpload } from '../../transport/uploadRules';
-import { fieldError, readTimeoutMs, optionsCollection, timeoutOption } from '../common';
+import { fieldError, optionsCollection, readTimeoutMs, timeoutOption } from '../common';
+import type { OperationOption } from '../types';
 import { readTags } from './locator';
+
+export const option: OperationOption = {
+	name: 'Upload',
+	action: 'Upload an asset',
+	description: 'Upload an image, video or audio file from an input binary field',
+};
 
 /** Uploads may be large: their own, longer default. */
 export const UPLOAD_TIMEOUT_SECONDS = 30 * 60;
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Input Binary Field',
 		name: 'binaryPropertyName',
@@ -51,8 +57,6 @@ const properties: INodeProperties[] = [
 	optionsCollection([], { ...timeoutOption, default: UPLOAD_TIMEOUT_SECONDS }),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['asset'], operation: ['upload'] } }, properties);
-
 function readBinary(ctx: IExecuteFunctions, itemIndex: number): IBinaryData {
 	const property = ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data') as unknown;
 	if (typeof property !== 'string' || property.trim() === '') {
@@ -68,18 +72,24 @@ function readBinary(ctx: IExecuteFunctions, itemIndex: number): IBinaryData {
 			`the input item has no binary field "${property.trim()}"`,
 			available.length
 				? `Binary fields of this item: ${available.join(', ')}.`
-				: 'This item has no binary data: read the file first (e.g. with Read/Write Files from Disk or HTTP Request).',
+				: 'This item has no binary data: read the file first ' +
+						'(e.g. with Read/Write Files from Disk or HTTP Request).',
 		);
 	}
 	return binary;
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	api: ServiceClient,
+): Promise<INodeExecutionData[]> {
 	const binary = readBinary(this, itemIndex);
 	const fileName = binary.fileName ?? `upload${binary.fileExtension ? `.${binary.fileExtension}` : ''}`;
 	const chosenType = this.getNodeParameter('assetType', itemIndex, 'auto') as string;
 	if (chosenType !== 'auto' && !(ASSET_TYPES as string[]).includes(chosenType)) {
-		throw fieldError(this, itemIndex, 'Type', `must be auto, image, video or audio, got ${JSON.stringify(chosenType)}`);
+		const got = JSON.stringify(chosenType);
+		throw fieldError(this, itemIndex, 'Type', `must be auto, image, video or audio, got ${got}`);
 	}
 	const size = await binarySize(this, binary);
 	const check = checkUpload({
@@ -103,7 +113,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		['type', check.type],
 		...tags.map((tag): [string, string] => ['tags', tag]),
 	];
-	const asset = await callApiForObject(this, {
+	const asset = await api.object({
 		method: 'POST',
 		path: '/assets',
 		body: multipartBody(this, binary, size, fields, { field: 'file', fileName, mimeType: check.mimeType }),

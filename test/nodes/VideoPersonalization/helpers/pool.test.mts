@@ -2,7 +2,7 @@
  * mapWithConcurrency, measured with counters: tasks take a number of event-loop turns
  * (setImmediate), not time, so the tests do not depend on how fast the machine is.
  */
-import { mapWithConcurrency } from '../../../../nodes/VideoPersonalization/transport/pool.ts';
+import { mapWithConcurrency } from '../../../../nodes/VideoPersonalization/helpers/pool.ts';
 
 const turn = async (): Promise<void> => await new Promise<void>((resolve) => setImmediate(resolve));
 const turns = async (count: number): Promise<void> => {

@@ -1,0 +1,101 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { isCount } from '../../helpers/answers';
+import type { RestRequest, ServiceClient } from '../../transport/client';
+import { optionsCollection, pathId, readTimeoutMs } from '../common';
+import type { OperationOption } from '../types';
+import { fetchAsset } from './get.operation';
+import { assetLocator, readAssetId } from './locator';
+
+export const option: OperationOption = {
+	name: 'Delete',
+	action: 'Delete an asset',
+	description: 'Delete an asset (refuses by default while videos or templates use it)',
+};
+
+export const properties: INodeProperties[] = [
+	assetLocator,
+	{
+		displayName: 'Safe Delete',
+		name: 'safeDelete',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to refuse to delete an asset that videos or templates still use (deleting it can make them ' +
+			'render incorrectly)',
+	},
+	optionsCollection(),
+];
+
+/** A usage count from the service; without one, whether the asset is in use is unknown. */
+function usageCount(
+	api: ServiceClient,
+	itemIndex: number,
+	asset: IDataObject,
+	field: string,
+	assetId: string,
+): number {
+	const value = asset[field];
+	if (isCount(value)) return value;
+	const shown = typeof value === 'number' || value === null ? String(value) : `a ${typeof value}`;
+	const problem =
+		value === undefined
+			? `The answer has no ${field}`
+			: `The answer's ${field} is ${shown}, not a whole number of 0 or more`;
+	throw api.error(
+		{
+			kind: 'shape',
+			detail:
+				`${problem}; Safe Delete cannot tell whether the asset is in use, so it was not deleted. ` +
+				'Turn off Safe Delete to delete it without this check.',
+		},
+		{ action: `check whether the asset with Asset ID "${assetId}" is in use`, itemIndex },
+	);
+}
+
+function plural(amount: number, noun: string): string {
+	return `${amount} ${noun}${amount === 1 ? '' : 's'}`;
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	api: ServiceClient,
+): Promise<INodeExecutionData[]> {
+	const assetId = readAssetId(this, itemIndex);
+	const timeoutMs = readTimeoutMs(this, itemIndex);
+	if (this.getNodeParameter('safeDelete', itemIndex, true) !== false) {
+		const asset = await fetchAsset(api, itemIndex, assetId, timeoutMs);
+		const videos = usageCount(api, itemIndex, asset, 'used_in_videos', assetId);
+		const templates = usageCount(api, itemIndex, asset, 'used_in_templates', assetId);
+		if (videos + templates > 0) {
+			const users = [
+				videos > 0 ? plural(videos, 'video') : '',
+				templates > 0 ? plural(templates, 'template') : '',
+			];
+			throw new NodeOperationError(
+				this.getNode(),
+				`Asset "${assetId}" is still used by ${users.filter(Boolean).join(' and ')}; it was not deleted`,
+				{
+					itemIndex,
+					description:
+						'Deleting it could make what uses it render incorrectly. Turn off Safe Delete to delete it anyway.',
+				},
+			);
+		}
+	}
+	const call: RestRequest = {
+		method: 'DELETE',
+		path: `/assets/${pathId(assetId)}`,
+		idempotent: true,
+		action: `delete the asset with Asset ID "${assetId}"`,
+		itemIndex,
+		timeoutMs,
+	};
+	const response = await api.send(call);
+	// The answer is `{ id, deleted }`; an empty 200/204 means the same.
+	const body: IDataObject =
+		response.body === undefined || response.body === '' ? {} : api.expectObject(response, call);
+	return [{ json: { ...body, id: typeof body.id === 'string' ? body.id : assetId, deleted: true } }];
+}

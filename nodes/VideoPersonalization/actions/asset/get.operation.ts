@@ -1,0 +1,40 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { ServiceClient } from '../../transport/client';
+import { optionsCollection, pathId, readTimeoutMs } from '../common';
+import type { OperationOption } from '../types';
+import { assetLocator, readAssetId } from './locator';
+
+export const option: OperationOption = {
+	name: 'Get',
+	action: 'Get an asset',
+	description: 'Get one asset with its usage counts',
+};
+
+export const properties: INodeProperties[] = [assetLocator, optionsCollection()];
+
+export async function fetchAsset(
+	api: ServiceClient,
+	itemIndex: number,
+	assetId: string,
+	timeoutMs: number,
+): Promise<IDataObject> {
+	return await api.object({
+		method: 'GET',
+		path: `/assets/${pathId(assetId)}`,
+		idempotent: true,
+		action: `get the asset with Asset ID "${assetId}"`,
+		itemIndex,
+		timeoutMs,
+	});
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	api: ServiceClient,
+): Promise<INodeExecutionData[]> {
+	const assetId = readAssetId(this, itemIndex);
+	const asset = await fetchAsset(api, itemIndex, assetId, readTimeoutMs(this, itemIndex));
+	return [{ json: asset }];
+}

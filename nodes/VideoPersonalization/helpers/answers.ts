@@ -1,0 +1,22 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/** How values in the service's answers are read where the interface leaves them open. */
+
+/** A whole number of 0 or more, as counts and page numbers in the service's answers are. */
+export function isCount(value: unknown): value is number {
+	return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
+/**
+ * The created video, wherever the service put it: the answer to a create is not described
+ * (docs/service-facts.md), so the body itself, `data` and `video` are tried in turn.
+ */
+export function createdVideo(body: IDataObject): IDataObject | undefined {
+	for (const candidate of [body, body.data, body.video]) {
+		if (candidate && typeof candidate === 'object' && !Array.isArray(candidate)) {
+			const video = candidate as IDataObject;
+			if (typeof video.id === 'string' || typeof video.id === 'number') return video;
+		}
+	}
+	return undefined;
+}

@@ -1,0 +1,190 @@
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	NodeApiError,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { parseServiceConfig, type ServiceConfig } from './config';
+import { type CallContext, type Failure, toNodeApiError } from './errors';
+import { type ApiContext, type ApiResponse, type SendAttempt, sendWithRetries } from './request';
+
+export const CREDENTIAL_TYPE = 'videoPersonalizationApi';
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** What a call is for, in the words its errors use: the action, who may do it, the item. */
+export type CallDescription = Omit<CallContext, 'secrets' | 'retries' | 'mayHaveCommitted'>;
+
+/** A body that can only be read once (a file stream) is rebuilt for every attempt. */
+export interface PreparedBody {
+	body: IHttpRequestOptions['body'];
+	headers: Record<string, string>;
+}
+
+interface RequestBase extends CallDescription {
+	/** False for calls that create something: they are retried only when surely not processed. */
+	idempotent: boolean;
+	timeoutMs?: number;
+	/** An answer outside 2xx that the caller reads itself (GraphQL errors sent with a 400). */
+	accept?: (status: number, body: unknown) => boolean;
+}
+
+/** A call to the REST API, at a path under the Base URL. */
+export interface RestRequest extends RequestBase {
+	to?: 'rest';
+	method: IHttpRequestMethods;
+	/** e.g. `/assets/ast_1` */
+	path: string;
+	qs?: IDataObject;
+	body?: IDataObject | (() => Promise<PreparedBody>);
+}
+
+/** A query sent to the GraphQL endpoint. */
+export interface GraphqlRequest extends RequestBase {
+	to: 'graphql';
+	body: IDataObject;
+}
+
+/** A file on the content host, read as a stream and sent without the API key. */
+export interface FileRequest extends RequestBase {
+	to: 'file';
+	url: string;
+}
+
+export type ServiceRequest = RestRequest | GraphqlRequest | FileRequest;
+
+/** Why no request may be sent: the credential could not be read or its addresses are refused. */
+type CredentialProblem = (itemIndex: number | undefined) => NodeOperationError;
+
+/**
+ * The service as one execution sees it: the credential read once, the API key that every error
+ * is cleaned of, the memos the items share, and `send`, the one door every request passes.
+ */
+export class ServiceClient {
+	/** Page sizes the query-style lists accepted, by list, for the rest of the execution. */
+	readonly pageSizes = new Map<string, number>();
+
+	private readonly lookups = new Map<string, Promise<unknown>>();
+
+	constructor(
+		readonly ctx: ApiContext,
+		private readonly service: ServiceConfig | CredentialProblem,
+		private readonly secrets: string[],
+	) {}
+
+	/**
+	 * Sends one request, retried as its kind allows. Every request of the execution (REST,
+	 * GraphQL, file downloads) passes here, and `attempt` is each try of it, retries included:
+	 * what must hold for all of them (pacing, a time budget) belongs here. The key goes only to
+	 * the configured service addresses, and never along a redirect.
+	 */
+	async send(request: ServiceRequest): Promise<ApiResponse> {
+		const attempt = this.attempt(request);
+		return await sendWithRetries(this.ctx, { ...request, secrets: this.secrets }, attempt);
+	}
+
+	/** A call whose answer is one JSON object (most operations). */
+	async object(request: RestRequest | GraphqlRequest): Promise<IDataObject> {
+		return this.expectObject(await this.send(request), request);
+	}
+
+	/** A JSON object from a 2xx answer, or a clear error when the body is something else. */
+	expectObject(response: ApiResponse, call: CallDescription): IDataObject {
+		const { body } = response;
+		if (body !== null && typeof body === 'object' && !Array.isArray(body)) return body as IDataObject;
+		const got =
+			typeof body === 'string'
+				? `Expected JSON, got ${body.trim().startsWith('<') ? 'an HTML page' : 'text'}`
+				: `Expected a JSON object, got ${Array.isArray(body) ? 'an array' : typeof body}`;
+		throw this.error({ kind: 'shape', detail: `${got} (status ${response.status})` }, call);
+	}
+
+	/** The NodeApiError for a failed call, with the API key kept out of every word of it. */
+	error(failure: Failure, call: CallDescription): NodeApiError {
+		return toNodeApiError(this.ctx.getNode(), failure, { ...call, secrets: this.secrets });
+	}
+
+	/**
+	 * One lookup per key for the whole execution, however many items ask for it. A lookup that
+	 * fails is forgotten, so the next item asks again.
+	 */
+	async once<T>(key: string, lookup: () => Promise<T>): Promise<T> {
+		let pending = this.lookups.get(key) as Promise<T> | undefined;
+		if (!pending) {
+			pending = lookup();
+			this.lookups.set(key, pending);
+			pending.catch(() => this.lookups.delete(key));
+		}
+		return await pending;
+	}
+
+	/** The HTTP exchange of one attempt; throws the credential's problem before anything is sent. */
+	private attempt(request: ServiceRequest): SendAttempt {
+		if (typeof this.service === 'function') throw this.service(request.itemIndex);
+		const { ctx } = this;
+		if (request.to === 'file') {
+			return async () =>
+				(await ctx.helpers.httpRequest({
+					method: 'GET',
+					url: request.url,
+					encoding: 'stream',
+					returnFullResponse: true,
+					ignoreHttpStatusErrors: true,
+					timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+				})) as IN8nHttpFullResponse;
+		}
+		const config = this.service;
+		const url = request.to === 'graphql' ? config.graphqlUrl : `${config.baseUrl}${request.path}`;
+		return async () => {
+			const prepared = typeof request.body === 'function' ? await request.body() : undefined;
+			const options: IHttpRequestOptions = {
+				method: request.to === 'graphql' ? 'POST' : request.method,
+				url,
+				qs: request.to === 'graphql' ? undefined : request.qs,
+				headers: { Accept: 'application/json', ...(prepared?.headers ?? {}) },
+				body: prepared ? prepared.body : request.body,
+				json: prepared === undefined,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				disableFollowRedirect: true,
+				timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+			};
+			return (await ctx.helpers.httpRequestWithAuthentication.call(
+				ctx,
+				CREDENTIAL_TYPE,
+				options,
+			)) as IN8nHttpFullResponse;
+		};
+	}
+}
+
+/**
+ * The client for one execution (a node run, a poll, a list search). The credential is read
+ * here, once; what is wrong with it is raised by each request instead, so every item reports
+ * it with its own index (and Continue On Fail turns it into that item's error output).
+ */
+export async function serviceClient(ctx: ApiContext): Promise<ServiceClient> {
+	const refuse =
+		(message: string, description?: string): CredentialProblem =>
+		(itemIndex) =>
+			new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
+	let credentials: ICredentialDataDecryptedObject;
+	try {
+		credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	} catch (error) {
+		return new ServiceClient(ctx, refuse((error as Error).message), []);
+	}
+	const apiKey = String(credentials.apiKey ?? '');
+	const parsed = parseServiceConfig(credentials);
+	const service = parsed.ok
+		? parsed.config
+		: refuse(
+				`Video Personalization API credential: ${parsed.message}`,
+				'Open the credential and correct the address.',
+			);
+	return new ServiceClient(ctx, service, [apiKey]);
+}

@@ -1,0 +1,67 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { CallDescription, GraphqlRequest, ServiceClient } from './client';
+import type { GraphqlErrorEntry } from './errors';
+
+/** A query under `viewer`: constant text, with what the user typed only in its variables. */
+export interface GraphqlCall extends CallDescription {
+	query: string;
+	variables: IDataObject;
+	timeoutMs?: number;
+}
+
+function graphqlErrors(body: IDataObject): GraphqlErrorEntry[] {
+	if (!Array.isArray(body.errors)) return [];
+	return body.errors.map((entry) => {
+		const error = (entry ?? {}) as IDataObject;
+		const extensions = (error.extensions ?? {}) as IDataObject;
+		return {
+			message: String(error.message ?? 'Unknown error'),
+			code: typeof extensions.code === 'string' ? extensions.code : undefined,
+			path: Array.isArray(error.path) ? error.path.join('.') : undefined,
+		};
+	});
+}
+
+/** Many GraphQL servers answer a query they reject with 400 or 422 and an `errors` list. */
+function isGraphqlRejection(status: number, body: unknown): boolean {
+	return (
+		(status === 400 || status === 422) &&
+		body !== null &&
+		typeof body === 'object' &&
+		Array.isArray((body as IDataObject).errors)
+	);
+}
+
+export type GraphqlOutcome =
+	| { ok: true; viewer: IDataObject }
+	| { ok: false; errors: GraphqlErrorEntry[]; raise: () => Error };
+
+/** Runs one query under `viewer` and hands GraphQL errors back, for callers that can adapt. */
+export async function tryGraphql(api: ServiceClient, call: GraphqlCall): Promise<GraphqlOutcome> {
+	const request: GraphqlRequest = {
+		...call,
+		to: 'graphql',
+		idempotent: true,
+		body: { query: call.query, variables: call.variables },
+		accept: isGraphqlRejection,
+	};
+	const body = await api.object(request);
+	const errors = graphqlErrors(body);
+	if (errors.length > 0) {
+		return { ok: false, errors, raise: () => api.error({ kind: 'graphql', errors }, request) };
+	}
+	const data = body.data as IDataObject | null | undefined;
+	const viewer = data?.viewer as IDataObject | null | undefined;
+	if (!viewer || typeof viewer !== 'object') {
+		throw api.error({ kind: 'shape', detail: 'The answer has no data.viewer object' }, request);
+	}
+	return { ok: true, viewer };
+}
+
+/** Runs one query under `viewer`; returns `data.viewer`. GraphQL errors become NodeApiErrors. */
+export async function graphql(api: ServiceClient, call: GraphqlCall): Promise<IDataObject> {
+	const outcome = await tryGraphql(api, call);
+	if (!outcome.ok) throw outcome.raise();
+	return outcome.viewer;
+}
