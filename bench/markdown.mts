@@ -309,6 +309,9 @@ function createNotes(results: Results): string {
   what that would give.`;
 }
 
+/** A block another benchmark writes into BENCHMARKS.md itself, between markers. */
+const MARKED_BLOCK = /<!-- section:([\w-]+) -->[\s\S]*?<!-- \/section:\1 -->/g;
+
 /** The BENCHMARKS.md about to be rewritten: its sections by heading, and its summary table's rows. */
 interface Previous {
 	sections: Map<string, string>;
@@ -322,7 +325,8 @@ function previousDocument(): Previous {
 	const path = join(process.cwd(), 'BENCHMARKS.md');
 	const previous: Previous = { sections: new Map(), summaryLines: new Map() };
 	if (!existsSync(path)) return previous;
-	const text = readFileSync(path, 'utf8');
+	// Blocks kept whole by keptSections() are not sections of this script's.
+	const text = readFileSync(path, 'utf8').replace(MARKED_BLOCK, '');
 	for (const part of text.split(/^(?=## )/m)) {
 		if (part.startsWith('## ')) previous.sections.set(part.slice(3, part.indexOf('\n')).trim(), part.trim());
 	}
@@ -332,6 +336,15 @@ function previousDocument(): Previous {
 	}
 	previous.totalsLine = /^`npm run bench` took .*$/m.exec(text)?.[0];
 	return previous;
+}
+
+/** Sections that other benchmarks write into BENCHMARKS.md themselves (between
+ * `<!-- section:NAME -->` and `<!-- /section:NAME -->`, e.g. `npm run bench:queue`), kept as they are. */
+function keptSections(): string {
+	const path = join(process.cwd(), 'BENCHMARKS.md');
+	if (!existsSync(path)) return '';
+	const blocks = readFileSync(path, 'utf8').match(MARKED_BLOCK) ?? [];
+	return blocks.map((block) => `\n${block}\n`).join('');
 }
 
 function main(): void {
@@ -442,7 +455,7 @@ ${summary}
 ${sections.join('\n\n')}
 
 ${existsSync(join(RESULTS_DIR, 'profile.json')) ? profileSection() : (previous.sections.get("Profiling: where the node's Return All time goes") ?? profileSection())}
-`;
+${keptSections()}`;
 	writeFileSync(join(process.cwd(), 'BENCHMARKS.md'), text);
 	console.log('BENCHMARKS.md written');
 }

@@ -57,7 +57,7 @@ export interface SandboxInfo {
 	keys: Record<string, string>;
 }
 export function startSandboxProcess(paths: Paths, args: string[], options?: { logFile?: string }): Promise<{ child: ChildProcess; info: SandboxInfo }>;
-export function startN8nProcess(runtime: Runtime, env: NodeJS.ProcessEnv, logFile: string): ChildProcess;
+export function startN8nProcess(runtime: Runtime, env: NodeJS.ProcessEnv, logFile: string, args?: string[]): ChildProcess;
 export function sleep(ms: number): Promise<void>;
 export function waitForN8n(baseUrl: string, child?: ChildProcess, options?: { timeoutMs?: number; logFile?: string }): Promise<void>;
 export function tail(file: string, lines?: number): string;
@@ -65,7 +65,18 @@ export function tail(file: string, lines?: number): string;
 export interface WorkflowJson {
 	id?: string;
 	name: string;
-	nodes: Array<{ name: string; type: string; typeVersion: number; parameters: Record<string, unknown>; credentials?: Record<string, { id: string; name: string }> }>;
+	nodes: Array<{
+		name: string;
+		type: string;
+		typeVersion: number;
+		parameters: Record<string, unknown>;
+		credentials?: Record<string, { id: string; name: string }>;
+		id?: string;
+		position?: [number, number];
+		webhookId?: string;
+		onError?: string;
+		executeOnce?: boolean;
+	}>;
 	connections: Record<string, unknown>;
 	settings?: Record<string, unknown>;
 	pinData?: Record<string, unknown>;

@@ -408,11 +408,11 @@ export function startSandboxProcess(paths, args, { logFile } = {}) {
 	});
 }
 
-/** Starts `n8n start` (own process group), its output appended to `logFile`. */
-export function startN8nProcess(runtime, env, logFile) {
+/** Starts `n8n start` (or `n8n <args>`, e.g. `worker`) in its own process group, its output appended to `logFile`. */
+export function startN8nProcess(runtime, env, logFile, args = ['start']) {
 	const out = createWriteStream(logFile, { flags: 'a' });
-	out.write(`\n===== n8n start ${new Date().toISOString()} =====\n`);
-	const child = spawn(runtime.node, [runtime.n8nBin, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+	out.write(`\n===== n8n ${args.join(' ')} ${new Date().toISOString()} =====\n`);
+	const child = spawn(runtime.node, [runtime.n8nBin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
 	child.stdout.pipe(out, { end: false });
 	child.stderr.pipe(out, { end: false });
 	child.on('exit', () => out.end());
