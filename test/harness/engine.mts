@@ -274,6 +274,8 @@ export interface RunOptions {
 	nodeType?: string;
 	/** More node settings (typeVersion, retryOnFail, maxTries, ...), applied last. */
 	node?: Partial<INode>;
+	/** Stops the execution when this settles, as n8n's Stop button does; runNode still waits for the node to return. */
+	cancelWhen?: Promise<unknown>;
 }
 
 export interface RunResult {
@@ -314,7 +316,9 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		},
 	});
 	const execution = new WorkflowExecute(data, 'manual', runExecutionData);
-	await execution.processRunExecutionData(workflow);
+	const running = execution.processRunExecutionData(workflow);
+	void options.cancelWhen?.then(() => running.cancel());
+	await running;
 	const run = await finished;
 	const task = run.data.resultData.runData[node.name]?.[0];
 	return {

@@ -8,7 +8,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { SelectableField } from '../helpers/queries';
-import { DEFAULT_TIMEOUT_MS } from '../transport/client';
+import { DEFAULT_BUDGET_MS, DEFAULT_TIMEOUT_MS } from '../transport/client';
 import type { ListSelection } from '../transport/pagination';
 
 /** An error about one field of one item, worded for the person who filled it in. */
@@ -76,7 +76,21 @@ export const timeoutOption: INodeProperties = {
 	description: 'Seconds to wait for the service to answer one request before giving up',
 };
 
-/** The Options collection of an operation: its own options, then Timeout. */
+export const BUDGET_SETTING = 'Options > Give Up After (Minutes)';
+
+/** Its default is DEFAULT_BUDGET_MS (a literal: the lint reads defaults as written). */
+export const budgetOption: INodeProperties = {
+	displayName: 'Give Up After (Minutes)',
+	name: 'giveUpAfter',
+	type: 'number',
+	typeOptions: { minValue: 0.01, numberPrecision: 2 },
+	default: 5,
+	description:
+		"How long one request may take in all before it fails, its retries and the waits the service's rate " +
+		'limit asks for included',
+};
+
+/** The Options collection of an operation: its own options, then Timeout and Give Up After. */
 export function optionsCollection(
 	options: INodeProperties[] = [],
 	timeout: INodeProperties = timeoutOption,
@@ -87,8 +101,19 @@ export function optionsCollection(
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [...options, timeout],
+		options: [...options, budgetOption, timeout],
 	};
+}
+
+/** The item's time budget for each of its requests, from Give Up After (Minutes). */
+export function readBudgetMs(ctx: IExecuteFunctions, itemIndex: number): number {
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const minutes = options.giveUpAfter ?? DEFAULT_BUDGET_MS / 60_000;
+	if (typeof minutes !== 'number' || !(minutes > 0)) {
+		const got = JSON.stringify(minutes);
+		throw fieldError(ctx, itemIndex, 'Give Up After (Minutes)', `must be a number of minutes above 0, got ${got}`);
+	}
+	return Math.round(minutes * 60_000);
 }
 
 export function readTimeoutMs(

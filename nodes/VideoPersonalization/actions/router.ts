@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { mapWithConcurrency } from '../helpers/pool';
 import { serviceClient } from '../transport/client';
+import { BUDGET_SETTING, readBudgetMs } from './common';
 import { findOperation } from './registry';
 import type { ItemResult } from './types';
 
@@ -41,6 +42,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 	const continueOnFail = this.continueOnFail();
 	const api = await serviceClient(this);
+	// Calls made for all items at once (checks on renders) take the first item's budget.
+	api.budget = { budgetMs: (itemIndex) => readBudgetMs(this, itemIndex ?? 0), setting: BUDGET_SETTING };
 
 	const results = await mapWithConcurrency(
 		items.map((_, itemIndex) => itemIndex),

@@ -10,11 +10,27 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { parseServiceConfig, type ServiceConfig } from './config';
 import { type CallContext, type Failure, toNodeApiError } from './errors';
-import { type ApiContext, type ApiResponse, type SendAttempt, sendWithRetries } from './request';
+import {
+	type ApiContext,
+	type ApiResponse,
+	cancelSignal,
+	PaceGate,
+	pause,
+	type SendAttempt,
+	sendWithRetries,
+} from './request';
 
 export const CREDENTIAL_TYPE = 'videoPersonalizationApi';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
+/** How long one call may take in all, its retries and rate-limit waits included, unless told otherwise. */
+export const DEFAULT_BUDGET_MS = 5 * 60_000;
+
+/** Where the time budget of a call comes from: the item's option, and the option's name for messages. */
+export interface BudgetSource {
+	budgetMs(itemIndex: number | undefined): number;
+	setting?: string;
+}
 
 /** What a call is for, in the words its errors use: the action, who may do it, the item. */
 export type CallDescription = Omit<CallContext, 'secrets' | 'retries' | 'mayHaveCommitted'>;
@@ -28,7 +44,13 @@ export interface PreparedBody {
 interface RequestBase extends CallDescription {
 	/** False for calls that create something: they are retried only when surely not processed. */
 	idempotent: boolean;
+	/** One attempt's timeout; it stops at the deadline. */
 	timeoutMs?: number;
+	/**
+	 * When the call gives up, in ms since the epoch, if sooner than its time budget: a poll that
+	 * must end in time passes its own. Every attempt and wait of the call fits before it.
+	 */
+	deadline?: number;
 	/** An answer outside 2xx that the caller reads itself (GraphQL errors sent with a 400). */
 	accept?: (status: number, body: unknown) => boolean;
 }
@@ -70,6 +92,12 @@ export class ServiceClient {
 
 	private readonly lookups = new Map<string, Promise<unknown>>();
 
+	/** The pace of every request of the execution: items, pages, checks on renders, downloads. */
+	readonly gate = new PaceGate();
+
+	/** The time budget of each call; the node's operations set it from their Give Up After option. */
+	budget: BudgetSource = { budgetMs: () => DEFAULT_BUDGET_MS };
+
 	constructor(
 		readonly ctx: ApiContext,
 		private readonly service: ServiceConfig | CredentialProblem,
@@ -78,13 +106,31 @@ export class ServiceClient {
 
 	/**
 	 * Sends one request, retried as its kind allows. Every request of the execution (REST,
-	 * GraphQL, file downloads) passes here, and `attempt` is each try of it, retries included:
-	 * what must hold for all of them (pacing, a time budget) belongs here. The key goes only to
-	 * the configured service addresses, and never along a redirect.
+	 * GraphQL, file downloads) passes here and waits its turn at the one gate, so a 429 paces all
+	 * of them; each call has one time budget for all its attempts. The key goes only to the
+	 * configured service addresses, and never along a redirect.
 	 */
 	async send(request: ServiceRequest): Promise<ApiResponse> {
 		const attempt = this.attempt(request);
-		return await sendWithRetries(this.ctx, { ...request, secrets: this.secrets }, attempt);
+		const budgetMs = this.budget.budgetMs(request.itemIndex);
+		const budgetEnd = Date.now() + budgetMs;
+		const ownDeadline = request.deadline !== undefined && request.deadline < budgetEnd;
+		const call = {
+			...request,
+			secrets: this.secrets,
+			deadline: ownDeadline ? (request.deadline as number) : budgetEnd,
+			budgetMs: ownDeadline ? Math.max(0, (request.deadline as number) - Date.now()) : budgetMs,
+			budgetSetting: ownDeadline ? undefined : this.budget.setting,
+			// A download's timeout covers a large file; the budget bounds its retries only.
+			capTimeout: request.to !== 'file',
+			timeoutMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		};
+		return await sendWithRetries(this.ctx, call, attempt, this.gate);
+	}
+
+	/** Waits `ms` (between checks on renders); false when the execution was stopped meanwhile. */
+	async pause(ms: number): Promise<boolean> {
+		return await pause(ms, cancelSignal(this.ctx));
 	}
 
 	/** A call whose answer is one JSON object (most operations). */
@@ -127,19 +173,21 @@ export class ServiceClient {
 		if (typeof this.service === 'function') throw this.service(request.itemIndex);
 		const { ctx } = this;
 		if (request.to === 'file') {
-			return async () =>
+			const abortSignal = cancelSignal(ctx);
+			return async (timeout) =>
 				(await ctx.helpers.httpRequest({
 					method: 'GET',
 					url: request.url,
 					encoding: 'stream',
 					returnFullResponse: true,
 					ignoreHttpStatusErrors: true,
-					timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+					timeout,
+					...(abortSignal ? { abortSignal } : {}),
 				})) as IN8nHttpFullResponse;
 		}
 		const config = this.service;
 		const url = request.to === 'graphql' ? config.graphqlUrl : `${config.baseUrl}${request.path}`;
-		return async () => {
+		return async (timeout) => {
 			const prepared = typeof request.body === 'function' ? await request.body() : undefined;
 			const options: IHttpRequestOptions = {
 				method: request.to === 'graphql' ? 'POST' : request.method,
@@ -151,7 +199,7 @@ export class ServiceClient {
 				returnFullResponse: true,
 				ignoreHttpStatusErrors: true,
 				disableFollowRedirect: true,
-				timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+				timeout,
 			};
 			return (await ctx.helpers.httpRequestWithAuthentication.call(
 				ctx,

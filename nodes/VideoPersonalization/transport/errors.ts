@@ -8,7 +8,25 @@ export type Failure =
 	| { kind: 'graphql'; errors: GraphqlErrorEntry[] }
 	| { kind: 'shape'; detail: string }
 	/** The record asked for does not exist: a 404, a GraphQL NOT_FOUND, or a lookup answered with null. */
-	| { kind: 'notFound'; said?: string };
+	| { kind: 'notFound'; said?: string }
+	| OutOfTime;
+
+/**
+ * The call's time budget ran out (or would, waiting as the service asked): every attempt, wait
+ * and pause of one call fits in it.
+ */
+export interface OutOfTime {
+	kind: 'outOfTime';
+	budgetMs: number;
+	/** From the call's first turn to giving up. */
+	elapsedMs: number;
+	/** The wait a 429 asked for that would end past the budget. */
+	askedMs?: number;
+	/** What the last attempt met, if one was sent. */
+	last?: Failure;
+	/** The option that sets the budget, for the advice (absent when the caller set a deadline itself). */
+	setting?: string;
+}
 
 export interface GraphqlErrorEntry {
 	message: string;
@@ -213,10 +231,12 @@ function describeHttp(
 		case 429:
 			return {
 				httpCode,
-				message: `The service is rate limiting requests (429) and still was after the retries`,
+				message: context.retries
+					? `The service is rate limiting requests (429) and still was after ${context.retries} ` +
+						`retr${context.retries === 1 ? 'y' : 'ies'}`
+					: `The service is rate limiting requests (429)`,
 				description:
-					'Run again later, send fewer items per run, or add a Wait node between batches.' +
-					`${retriedNote(context)}${server}`,
+					`Run again later, send fewer items per run, or add a Wait node between batches.${server}`,
 			};
 		default:
 			break;
@@ -344,7 +364,53 @@ export function describeFailure(failure: Failure, context: CallContext): Describ
 				message: `The service's answer to ${context.action} was not what the API describes`,
 				description: clean(failure.detail, context.secrets),
 			};
+		case 'outOfTime':
+			return describeOutOfTime(failure, context);
 	}
+}
+
+/** A duration for a message: "40 s", "2.5 min". */
+export function duration(ms: number): string {
+	const seconds = Math.max(1, Math.round(ms / 1000));
+	if (seconds < 120) return `${seconds} s`;
+	return `${Math.round((seconds / 60) * 10) / 10} min`;
+}
+
+function describeOutOfTime(failure: OutOfTime, context: CallContext): DescribedFailure {
+	const budget = duration(failure.budgetMs);
+	if (failure.askedMs !== undefined && failure.askedMs > failure.budgetMs) {
+		// Room for the pause's jitter (up to 10 %) and the request itself.
+		const minutes = Math.ceil((failure.askedMs * 1.1) / 60_000) + 1;
+		const last = failure.last?.kind === 'http' ? failure.last : undefined;
+		const said = last ? serverMessage(last.body) : undefined;
+		const server = said ? ` The service said: "${clean(said, context.secrets)}".` : '';
+		const advice = failure.setting
+			? `To wait for it, set ${failure.setting} to ${minutes} or more; or run again later.`
+			: 'Run again later.';
+		return {
+			httpCode: last ? String(last.status) : '429',
+			message:
+				`The service asked to wait ${duration(failure.askedMs)} before it takes the request to ` +
+				`${context.action} (429): longer than the time budget of ${budget}`,
+			description: `${advice}${retriedNote(context)}${server}`,
+		};
+	}
+	const raise = failure.setting ? ` Raise ${failure.setting} to keep trying longer.` : '';
+	const gaveUp = `gave up after ${duration(failure.elapsedMs)}, the time budget of ${budget}`;
+	if (!failure.last) {
+		return {
+			message: `Could not ${context.action} in time: it was still waiting for its turn (${gaveUp})`,
+			description:
+				"The requests of a run go one at a time while the service limits their rate, and wait for the first one's " +
+				`answer.${raise}`,
+		};
+	}
+	const last = describeFailure(failure.last, context);
+	return {
+		httpCode: last.httpCode,
+		message: `${last.message} (${gaveUp})`,
+		description: `${last.description}${raise}`,
+	};
 }
 
 /** The one place failures become NodeApiErrors; only our own sanitized text goes in. */
@@ -355,12 +421,21 @@ export function toNodeApiError(node: INode, failure: Failure, context: CallConte
 		description: described.description,
 		...(described.httpCode ? { httpCode: described.httpCode } : {}),
 	};
-	return new NodeApiError(node, response, {
+	const error = new NodeApiError(node, response, {
 		message: described.message,
 		description: described.description,
 		httpCode: described.httpCode,
 		itemIndex: context.itemIndex,
 	});
+	if (failure.kind === 'outOfTime') error.context.outOfTime = true;
+	return error;
+}
+
+/** Whether an error is a call giving up because its time budget or deadline ran out. */
+export function isOutOfTime(error: unknown): boolean {
+	if (error === null || typeof error !== 'object') return false;
+	const context = (error as { context?: unknown }).context;
+	return context !== null && typeof context === 'object' && (context as IDataObject).outOfTime === true;
 }
 
 function errorChain(error: unknown): IDataObject[] {

@@ -8,6 +8,8 @@ export interface GraphqlCall extends CallDescription {
 	query: string;
 	variables: IDataObject;
 	timeoutMs?: number;
+	/** Give up by then (ms since the epoch), if sooner than the time budget. */
+	deadline?: number;
 }
 
 function graphqlErrors(body: IDataObject): GraphqlErrorEntry[] {

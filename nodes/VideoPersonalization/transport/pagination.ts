@@ -67,6 +67,8 @@ export interface RestListRequest extends CallDescription {
 	path: string;
 	qs?: IDataObject;
 	timeoutMs?: number;
+	/** Give up each page by then (ms since the epoch), if sooner than the time budget. */
+	deadline?: number;
 }
 
 export interface RestPage {
@@ -171,6 +173,8 @@ export interface GraphqlListRequest extends CallDescription {
 	/** Other variables of the query (field selection switches). */
 	variables: IDataObject;
 	timeoutMs?: number;
+	/** Give up each page by then (ms since the epoch), if sooner than the time budget. */
+	deadline?: number;
 }
 
 interface GraphqlPage {

@@ -8,10 +8,12 @@ import type {
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { type CallContext, type Failure, networkFailure, toNodeApiError } from './errors';
+import { Pacer, type PacerAnswer } from './pacer';
 import {
 	DEFAULT_RETRY_POLICY,
 	isRetryable,
 	mayHaveBeenCarriedOut,
+	parseRetryAfter,
 	retryDelayMs,
 	type RetryPolicy,
 } from './retry';
@@ -25,8 +27,8 @@ export interface ApiResponse {
 	body: unknown;
 }
 
-/** A single HTTP exchange, sent again on every attempt. */
-export type SendAttempt = () => Promise<IN8nHttpFullResponse>;
+/** A single HTTP exchange, sent again on every attempt, with the time it may take. */
+export type SendAttempt = (timeoutMs: number) => Promise<IN8nHttpFullResponse>;
 
 /** How a call is retried and named in its error. */
 export interface RetriedCall extends Omit<CallContext, 'retries' | 'mayHaveCommitted'> {
@@ -34,10 +36,98 @@ export interface RetriedCall extends Omit<CallContext, 'retries' | 'mayHaveCommi
 	idempotent: boolean;
 	/** An answer outside 2xx that the caller reads itself (GraphQL errors sent with a 400). */
 	accept?: (status: number, body: unknown) => boolean;
+	/** When the call gives up (ms since the epoch): its time budget, or a caller's deadline. */
+	deadline: number;
+	budgetMs: number;
+	/** The option that sets the budget, named in the advice when it runs out. */
+	budgetSetting?: string;
+	/** Whether the attempt's own timeout stops at the deadline (not for file downloads). */
+	capTimeout: boolean;
+	timeoutMs: number;
 }
 
-function isCancelled(ctx: ApiContext): boolean {
-	return 'getExecutionCancelSignal' in ctx && ctx.getExecutionCancelSignal()?.aborted === true;
+/** The execution's stop signal, where the context has one. */
+export function cancelSignal(ctx: ApiContext): AbortSignal | undefined {
+	const withSignal = ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined };
+	return typeof withSignal.getExecutionCancelSignal === 'function' ? withSignal.getExecutionCancelSignal() : undefined;
+}
+
+/**
+ * Waits `ms`; ends at once when the execution is stopped. True when the wait ran its course.
+ * n8n-workflow's sleep takes the signal only in newer versions: the abort listener covers older ones.
+ */
+export async function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+	if (signal?.aborted) return false;
+	if (!signal) {
+		await sleep(ms);
+		return true;
+	}
+	await new Promise<void>((resolve) => {
+		const done = () => {
+			signal.removeEventListener('abort', done);
+			resolve();
+		};
+		signal.addEventListener('abort', done, { once: true });
+		sleep(ms, signal).then(done, done);
+	});
+	return !signal.aborted;
+}
+
+/**
+ * The door every request of one execution waits at: one request at a time, when the pacer says.
+ * A 429 seen by any request holds all of them until the pause it asked for ends.
+ */
+export class PaceGate {
+	private queue: Promise<void> = Promise.resolve();
+	/** Wakes the request waiting for an answer to come (the pacer sends the first one alone). */
+	private onAnswer?: () => void;
+
+	constructor(readonly pacer: Pacer = new Pacer()) {}
+
+	/** The time this request is sent, or undefined when its turn would come after `deadline` or the execution stopped. */
+	async turn(deadline: number, signal: AbortSignal | undefined): Promise<number | undefined> {
+		const previous = this.queue;
+		let release = () => {};
+		this.queue = new Promise((resolve) => (release = resolve));
+		try {
+			await previous;
+			for (;;) {
+				const now = Date.now();
+				const at = this.pacer.nextSendAt(now);
+				if (at === undefined) {
+					if (!(await this.answerOrTimeout(deadline - now, signal))) return undefined;
+					continue;
+				}
+				if (at <= now) {
+					this.pacer.onSent(now);
+					return now;
+				}
+				if (at > deadline || !(await pause(at - now, signal))) return undefined;
+			}
+		} finally {
+			release();
+		}
+	}
+
+	answered(sentAt: number, answer: PacerAnswer): void {
+		this.pacer.onAnswer(Date.now(), sentAt, answer);
+		this.onAnswer?.();
+	}
+
+	/** True when an answer came before `ms` passed and the execution still runs. */
+	private async answerOrTimeout(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+		if (ms <= 0) return false;
+		let answered = false;
+		const heard = new Promise<void>((resolve) => {
+			this.onAnswer = () => {
+				answered = true;
+				resolve();
+			};
+		});
+		await Promise.race([heard, pause(ms, signal)]);
+		this.onAnswer = undefined;
+		return answered && !signal?.aborted;
+	}
 }
 
 function isStream(body: unknown): body is { destroy: () => void } {
@@ -53,23 +143,66 @@ function discardStream(body: unknown): void {
 	if (isStream(body)) body.destroy();
 }
 
+function retryAfterOf(failure: Failure): string | undefined {
+	if (failure.kind !== 'http' || failure.headers['retry-after'] === undefined) return undefined;
+	return String(failure.headers['retry-after']);
+}
+
 /**
- * The retry loop every call shares: retries what the policy allows, honouring Retry-After,
- * and turns the last failure into a NodeApiError worded for the call.
+ * The retry loop every call shares. Each attempt waits for its turn at the gate. A 429 uses no
+ * try: the gate holds every request until the pause it asked for ends, and the call goes again
+ * while that fits its time budget. Faults (5xx, timeouts, dropped connections) use tries and
+ * count against the same budget; each attempt's timeout stops at the deadline. The last
+ * failure becomes a NodeApiError worded for the call.
  */
 export async function sendWithRetries(
 	ctx: ApiContext,
 	call: RetriedCall,
 	send: SendAttempt,
+	gate: PaceGate,
 	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
 ): Promise<ApiResponse> {
-	for (let attempt = 1; ; attempt++) {
+	const signal = cancelSignal(ctx);
+	const startedAt = Date.now();
+	const stopped = () =>
+		new NodeOperationError(ctx.getNode(), `Stopped while trying to ${call.action}`, { itemIndex: call.itemIndex });
+	let sent = 0;
+	let faults = 0;
+	let last: Failure | undefined;
+	const giveUp = (askedMs?: number) =>
+		toNodeApiError(
+			ctx.getNode(),
+			{
+				kind: 'outOfTime',
+				budgetMs: call.budgetMs,
+				elapsedMs: Date.now() - startedAt,
+				askedMs,
+				last,
+				setting: call.budgetSetting,
+			},
+			{
+				...call,
+				retries: Math.max(0, sent - 1),
+				mayHaveCommitted: last !== undefined && !call.idempotent && mayHaveBeenCarriedOut(last),
+			},
+		);
+
+	for (;;) {
+		const sentAt = await gate.turn(call.deadline, signal);
+		if (signal?.aborted) throw stopped();
+		if (sentAt === undefined || sentAt >= call.deadline) {
+			// Held back by a pause another request drew: say how long the service asked for.
+			const held = gate.pacer.pausedUntil - Date.now();
+			throw giveUp(held > call.deadline - Date.now() ? held : undefined);
+		}
+		sent++;
+		const timeoutMs = call.capTimeout ? Math.max(1, Math.min(call.timeoutMs, call.deadline - sentAt)) : call.timeoutMs;
 		let failure: Failure;
-		let retryAfter: string | undefined;
 		try {
-			const response = await send();
+			const response = await send(timeoutMs);
 			const status = response.statusCode;
 			const headers = (response.headers ?? {}) as IDataObject;
+			gate.answered(sentAt, { status, headers });
 			if ((status >= 200 && status < 300) || call.accept?.(status, response.body)) {
 				return { status, headers, body: response.body };
 			}
@@ -80,13 +213,9 @@ export async function sendWithRetries(
 				headers,
 				body: isStream(response.body) ? undefined : response.body,
 			};
-			retryAfter = headers['retry-after'] === undefined ? undefined : String(headers['retry-after']);
 		} catch (error) {
-			if (isCancelled(ctx)) {
-				throw new NodeOperationError(ctx.getNode(), `Stopped while trying to ${call.action}`, {
-					itemIndex: call.itemIndex,
-				});
-			}
+			gate.answered(sentAt, { status: 0, headers: {} });
+			if (signal?.aborted) throw stopped();
 			failure = networkFailure(error) ?? {
 				kind: 'network',
 				code: 'UNKNOWN',
@@ -94,19 +223,35 @@ export async function sendWithRetries(
 			};
 		}
 
-		const delay = isRetryable(failure, call.idempotent)
-			? retryDelayMs(attempt, retryAfter, policy, Date.now(), Math.random)
-			: undefined;
-		if (delay === undefined || isCancelled(ctx)) {
+		const retries = sent - 1;
+		if (!isRetryable(failure, call.idempotent)) {
 			throw toNodeApiError(ctx.getNode(), failure, {
 				...call,
-				retries: attempt - 1,
+				retries,
 				mayHaveCommitted: !call.idempotent && mayHaveBeenCarriedOut(failure),
 			});
 		}
+		last = failure;
+		const now = Date.now();
+		if (failure.kind === 'http' && failure.status === 429) {
+			// The gate now holds every request until the pause ends; this one goes again at its turn.
+			const askedMs = parseRetryAfter(retryAfterOf(failure), now);
+			if (askedMs !== undefined && now + askedMs > call.deadline) throw giveUp(askedMs);
+			continue;
+		}
+		faults++;
+		const delay = retryDelayMs(faults, retryAfterOf(failure), policy, now, Math.random);
+		if (delay === undefined) {
+			throw toNodeApiError(ctx.getNode(), failure, {
+				...call,
+				retries,
+				mayHaveCommitted: !call.idempotent && mayHaveBeenCarriedOut(failure),
+			});
+		}
+		if (now + delay >= call.deadline) throw giveUp();
 		ctx.logger.debug(
-			`Video Personalization: retrying "${call.action}" in ${delay} ms (attempt ${attempt + 1})`,
+			`Video Personalization: retrying "${call.action}" in ${delay} ms (attempt ${sent + 1})`,
 		);
-		await sleep(delay);
+		if (!(await pause(delay, signal))) throw stopped();
 	}
 }

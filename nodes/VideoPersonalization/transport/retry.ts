@@ -5,15 +5,19 @@ export interface RetryPolicy {
 	maxAttempts: number;
 	baseDelayMs: number;
 	maxDelayMs: number;
-	/** A Retry-After longer than this is not waited for: the call fails with the 429 instead. */
+	/** A Retry-After longer than this is not waited for: the call fails instead. */
 	maxRetryAfterMs: number;
 }
 
+/**
+ * Tries for faults (5xx, dropped connections, timeouts). A 429 uses none: it is the service
+ * asking to wait, and the call's time budget alone bounds how long it waits (request.ts).
+ */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	maxAttempts: 8,
 	baseDelayMs: 500,
 	maxDelayMs: 20_000,
-	maxRetryAfterMs: 120_000,
+	maxRetryAfterMs: Number.POSITIVE_INFINITY,
 };
 
 /**

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { ServiceClient } from '../../transport/client';
 import { downloadToBinary } from '../../transport/download';
@@ -268,8 +268,7 @@ export async function waitForCreatedVideos(
 			if (isFinalStatus(video.status)) done.set(id, video);
 		}
 		if (done.size === pending.size || Date.now() + intervalMs > deadline) break;
-		if (ctx.getExecutionCancelSignal()?.aborted) break;
-		await sleep(intervalMs);
+		if (!(await api.pause(intervalMs))) break;
 	}
 
 	for (const [id, entry] of pending) {

@@ -152,7 +152,9 @@ describe('Video > Create', () => {
 		const { error, posts } = await create({});
 		s.faults.clear();
 		expect(posts).toHaveLength(1);
-		expect(error?.message).toMatch(/rate limiting requests \(429\)/);
+		// 500 s is more than the default time budget of 5 minutes: it fails at once, saying so.
+		expect(error?.message).toMatch(/^The service asked to wait 8.3 min before it takes the request to create the video .*\(429\): longer than the time budget of 5 min/);
+		expect(error?.description).toMatch(/set Options > Give Up After \(Minutes\) to 11 or more/);
 		expect(error?.description).not.toMatch(/may have carried it out/);
 	});
 
@@ -203,19 +205,20 @@ describe('Video > Create: the wait options show only where they apply', () => {
 			.map((option) => option.name);
 	}
 
-	it('without Wait for Completion, offers only Timeout', async () => {
-		expect(await offered({})).toEqual(['timeout']);
-		expect(await offered({ waitForCompletion: false, options: { downloadVideo: true, downloadThumbnail: true } })).toEqual(['timeout']);
+	it('without Wait for Completion, offers only Give Up After and Timeout', async () => {
+		expect(await offered({})).toEqual(['giveUpAfter', 'timeout']);
+		expect(await offered({ waitForCompletion: false, options: { downloadVideo: true, downloadThumbnail: true } })).toEqual(['giveUpAfter', 'timeout']);
 	});
 
 	it('with Wait for Completion, offers the wait options, and a binary property name only with its download', async () => {
-		expect(await offered({ waitForCompletion: true })).toEqual([...WAIT_OPTIONS, 'timeout']);
+		expect(await offered({ waitForCompletion: true })).toEqual([...WAIT_OPTIONS, 'giveUpAfter', 'timeout']);
 		expect(await offered({ waitForCompletion: true, options: { downloadVideo: true } })).toEqual([
 			'waitTimeout',
 			'pollInterval',
 			'downloadVideo',
 			'videoBinaryProperty',
 			'downloadThumbnail',
+			'giveUpAfter',
 			'timeout',
 		]);
 		expect(await offered({ waitForCompletion: true, options: { downloadVideo: true, downloadThumbnail: true } })).toEqual([
@@ -225,12 +228,13 @@ describe('Video > Create: the wait options show only where they apply', () => {
 			'videoBinaryProperty',
 			'downloadThumbnail',
 			'thumbnailBinaryProperty',
+			'giveUpAfter',
 			'timeout',
 		]);
 	});
 
 	it('with Wait for Completion as an expression, offers the wait options', async () => {
-		expect(await offered({ waitForCompletion: '={{ $json.wait }}' })).toEqual([...WAIT_OPTIONS, 'timeout']);
+		expect(await offered({ waitForCompletion: '={{ $json.wait }}' })).toEqual([...WAIT_OPTIONS, 'giveUpAfter', 'timeout']);
 	});
 
 	it('n8n drops the hidden options from the parameters it resolves', async () => {

@@ -1,0 +1,122 @@
+/**
+ * Rate limits and failure (issue 12), through the real engine against the sandbox: the time
+ * budget, long Retry-After, stopping during a wait, and runs the limiter slows.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { runNode } from '../harness/engine.mts';
+import { credentialsFor, useSandbox } from '../harness/fixtures.mts';
+
+const sandbox = useSandbox({ dataset: { videos: 300, assets: 2500 }, clock: 'real' });
+
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+
+async function getAsset(options: IDataObject, cancelWhen?: Promise<unknown>) {
+	const s = sandbox();
+	return await runNode({
+		parameters: { resource: 'asset', operation: 'get', assetId: byId(s.known.usedAssetId), options },
+		credentials: credentialsFor(s),
+		cancelWhen,
+	});
+}
+
+async function until(condition: () => boolean): Promise<void> {
+	while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+function createMany(count: number, titlePrefix: string) {
+	const s = sandbox();
+	return runNode({
+		parameters: {
+			resource: 'video',
+			operation: 'create',
+			title: `={{ "${titlePrefix}" + $json.n }}`,
+			template: byId(s.known.stockTemplateId),
+			customerDataMode: 'keyValue',
+			customerData: { values: [{ key: 'first_name', value: '={{ "Customer " + $json.n }}' }] },
+		},
+		credentials: credentialsFor(s),
+		items: Array.from({ length: count }, (_, n) => ({ json: { n } })),
+	});
+}
+
+describe('the time budget (Give Up After)', () => {
+	beforeEach(() => sandbox().requests.clear());
+	afterEach(() => sandbox().faults.clear());
+
+	it('a service that never answers fails within the budget, not after every timeout in turn', async () => {
+		const s = sandbox();
+		s.faults.script([{ kind: 'hang', match: { path: '/v1/assets/*' }, times: 'always' }]);
+		const { error } = await getAsset({ giveUpAfter: 0.05 });
+		expect(error?.message).toMatch(/^The service did not answer in time to get the asset .* \(gave up after 3 s, the time budget of 3 s\) \[item 0\]$/);
+		expect(error?.description).toMatch(/Raise Options > Give Up After \(Minutes\) to keep trying longer/);
+		expect(error?.context?.outOfTime).toBe(true);
+		// The request's own 60 s timeout stopped at the budget: one request, no retry past it.
+		expect(s.requests.count({ path: '/v1/assets/*' })).toBe(1);
+	});
+
+	it('a Retry-After longer than the budget fails at once, saying the wait asked for and the option that allows it', async () => {
+		const s = sandbox();
+		s.faults.script([{ kind: '429', retryAfter: 150, times: 1, match: { path: '/v1/assets/*' } }]);
+		const { error } = await getAsset({ giveUpAfter: 2 });
+		expect(error?.message).toMatch(/^The service asked to wait 2.5 min before it takes the request to get the asset .* \(429\): longer than the time budget of 2 min \[item 0\]$/);
+		expect(error?.message).not.toMatch(/retries/);
+		expect(error?.description).toMatch(/^To wait for it, set Options > Give Up After \(Minutes\) to 4 or more; or run again later\./);
+		expect(error?.context?.outOfTime).toBe(true);
+		expect(s.requests.count({ path: '/v1/assets/*' })).toBe(1);
+	});
+
+	it('a Retry-After within the budget is waited for, and uses no try', async () => {
+		const s = sandbox();
+		// More 429s than the 8 tries a fault may use: they are the service asking to wait, not failures.
+		s.faults.script([{ kind: '429', retryAfter: 0, times: 12, match: { path: '/v1/assets/*' } }]);
+		const { error, items } = await getAsset({});
+		expect(error).toBeUndefined();
+		expect(items[0].json.id).toBe(s.known.usedAssetId);
+		expect(s.requests.count({ path: '/v1/assets/*' })).toBe(13);
+	});
+});
+
+describe('stopping the execution', () => {
+	afterEach(() => sandbox().faults.clear());
+
+	it('ends a wait for the rate limit at once, and sends nothing more', async () => {
+		const s = sandbox();
+		s.requests.clear();
+		s.faults.script([{ kind: '429', retryAfter: 120, times: 1, match: { path: '/v1/assets/*' } }]);
+		// Stop once the 429 is in; were the wait not cancellable, the run would take 2 minutes (past the test's time limit).
+		const asked = until(() => s.requests.count({ path: '/v1/assets/*' }) >= 1).then(async () => await new Promise((resolve) => setTimeout(resolve, 200)));
+		const { run } = await getAsset({}, asked);
+		expect(run.status).toBe('canceled');
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		expect(s.requests.count({ path: '/v1/assets/*' })).toBe(1);
+	}, 20_000);
+});
+
+describe('runs the rate limiter slows', () => {
+	afterEach(() => sandbox().rateLimit.clear());
+
+	it('Create at R=10/s, B=1 (no headers): every item gets its video, once; none fails for running out of tries', async () => {
+		const s = sandbox();
+		s.rateLimit.set({ rate: 10, burst: 1 });
+		const { error, items } = await createMany(40, 'Paced A ');
+		expect(s.rateLimit.counters().limited).toBeGreaterThan(0);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(40);
+		const titles = s.store.listVideos().map((video) => video.title).filter((title) => title.startsWith('Paced A '));
+		expect(titles.sort()).toEqual(Array.from({ length: 40 }, (_, n) => `Paced A ${n}`).sort());
+	}, 60_000);
+
+	it('Return All at R=10/s, B=1 with RateLimit headers: every page, in order', async () => {
+		const s = sandbox();
+		s.rateLimit.set({ rate: 10, burst: 1, headers: 'ratelimit' });
+		const result = await runNode({
+			parameters: { resource: 'asset', operation: 'getAll', returnAll: true },
+			credentials: credentialsFor(s),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json.id)).toEqual(s.store.listAssets().map((asset) => asset.id));
+		// Paced from the first answer's headers: the 25 pages go through with no 429 or nearly.
+		expect(s.rateLimit.counters().limited).toBeLessThanOrEqual(1);
+	}, 60_000);
+});
