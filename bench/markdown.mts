@@ -92,7 +92,7 @@ function rateLimitNotes(results: Results): string {
 	const rows = results.table.rows;
 	const of = (operation: string, contender: string) => rows.filter((row) => String(row.operation).startsWith(operation) && String(row.contender).startsWith(contender));
 	const line = (row: Row) => `R, B = ${row['R/s, B']}: ${row.outcome === 'finished' ? `${row['× N/R']}× N/R` : row.outcome}, ${row['429 share']} 429${row['created once'] ? `, ${row['created once']} created` : ''}`;
-	const nodeRows = rows.filter((row) => row.contender === 'node (today)');
+	const nodeRows = rows.filter((row) => row.contender === 'node');
 	const failed = nodeRows.filter((row) => row.outcome !== 'finished');
 	const lost = nodeRows.filter((row) => String(row.operation).startsWith('Create') && row.outcome !== 'finished');
 	if (nodeRows.length === 0) return '';

@@ -43,7 +43,7 @@ type Operation = 'create' | 'return-all';
 const OPERATIONS = (process.env.BENCH_RATE_OPERATIONS?.split(',') ?? ['create', 'return-all']) as Operation[];
 
 const KEYS = { paced429: 'vpk_bench_paced_429s_5c1e7a', pacedHeaders: 'vpk_bench_paced_headers_93d04b' };
-const NODE = 'node (today)';
+const NODE = 'node';
 const PACED_429 = 'minimal client, 429s + Retry-After';
 const PACED_HEADERS = 'minimal client, RateLimit headers';
 

@@ -45,29 +45,64 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	// Calls made for all items at once (checks on renders) take the first item's budget.
 	api.budget = { budgetMs: (itemIndex) => readBudgetMs(this, itemIndex ?? 0), setting: BUDGET_SETTING };
 
-	const results = await mapWithConcurrency(
-		items.map((_, itemIndex) => itemIndex),
-		ITEM_CONCURRENCY,
-		async (itemIndex): Promise<ItemResult> => {
-			try {
-				const executed = await operation.execute.call(this, itemIndex, api);
-				return Array.isArray(executed)
-					? { itemIndex, output: executed }
-					: { itemIndex, output: executed.output, state: executed.state };
-			} catch (error) {
-				const itemError = forItem(this, error as Error, itemIndex);
-				if (!continueOnFail) throw itemError;
-				return { itemIndex, output: [], error: itemError };
-			}
-		},
-	);
+	const prepared = new Map<number, unknown>();
+	const failed = new Map<number, Error>();
+	// Items done so far, for the error of a run that stops part-way.
+	const done: ItemResult[] = [];
+	const withDone = (error: NodeApiError | NodeOperationError, results: ItemResult[]) => {
+		const note = operation.describeDone?.(results);
+		if (note) error.description = [error.description, note].filter(Boolean).join(' ');
+		return error;
+	};
+	if (operation.prepare) {
+		const prepare = operation.prepare;
+		await mapWithConcurrency(
+			items.map((_, itemIndex) => itemIndex),
+			ITEM_CONCURRENCY,
+			async (itemIndex) => {
+				try {
+					prepared.set(itemIndex, await prepare.call(this, itemIndex, api));
+				} catch (error) {
+					const itemError = forItem(this, error as Error, itemIndex);
+					if (!continueOnFail) throw withDone(itemError, []);
+					failed.set(itemIndex, itemError);
+				}
+			},
+		);
+	}
+
+	let results: ItemResult[];
+	try {
+		results = await mapWithConcurrency(
+			items.map((_, itemIndex) => itemIndex),
+			ITEM_CONCURRENCY,
+			async (itemIndex): Promise<ItemResult> => {
+				const earlier = failed.get(itemIndex);
+				if (earlier) return { itemIndex, output: [], error: earlier };
+				try {
+					const executed = await operation.execute.call(this, itemIndex, api, prepared.get(itemIndex));
+					const result: ItemResult = Array.isArray(executed)
+						? { itemIndex, output: executed }
+						: { itemIndex, output: executed.output, state: executed.state };
+					done.push(result);
+					return result;
+				} catch (error) {
+					const itemError = forItem(this, error as Error, itemIndex);
+					if (!continueOnFail) throw itemError;
+					return { itemIndex, output: [], error: itemError };
+				}
+			},
+		);
+	} catch (error) {
+		throw withDone(error as NodeApiError | NodeOperationError, done);
+	}
 	if (operation.finish) await operation.finish.call(this, results, api);
 
 	const output: INodeExecutionData[] = [];
 	for (const result of results) {
 		if (result.error) {
 			const itemError = forItem(this, result.error, result.itemIndex);
-			if (!continueOnFail) throw itemError;
+			if (!continueOnFail) throw withDone(itemError, results);
 			const details = itemError.description ? { details: itemError.description } : {};
 			output.push({
 				json: { error: itemError.message, ...details },

@@ -29,13 +29,24 @@ export interface OperationModule<State = unknown> {
 	option: OperationOption;
 	/** Its fields; the registry shows them only for this resource and operation. */
 	properties: INodeProperties[];
+	/**
+	 * Checks and lookups run for every item before any item's `execute` (an operation that spends
+	 * credits checks all items first, so a mistake in one costs nothing); its result goes to `execute`.
+	 */
+	prepare?(this: IExecuteFunctions, itemIndex: number, api: ServiceClient): Promise<unknown>;
 	execute(
 		this: IExecuteFunctions,
 		itemIndex: number,
 		api: ServiceClient,
+		prepared?: unknown,
 	): Promise<INodeExecutionData[] | StagedOutput<State>>;
 	/** Work shared by all items after each ran once (waiting for renders); may replace outputs or set errors. */
 	finish?(this: IExecuteFunctions, results: Array<ItemResult<State>>, api: ServiceClient): Promise<void>;
+	/**
+	 * What the items that got this far left on the service (the videos created), for the error of a
+	 * run that fails part-way without Continue On Fail: nothing done is then lost from sight.
+	 */
+	describeDone?(results: Array<ItemResult<State>>): string | undefined;
 }
 
 type Operations = Record<string, OperationModule>;

@@ -30,8 +30,11 @@ const CLOSE_ENOUGH = 1.04;
 const MARGIN = 0.98;
 /** With the headers: tokens kept in reserve against arrival jitter (when the burst allows one)... */
 const RESERVE = 0.5;
-/** ...or else time added to each wait for a token (a bucket of one has no slack). */
+/** ...or else time added to each wait for a token (a bucket of one has no slack)... */
 const PAD_MS = 5;
+/** ...which grows by this with each 429 (requests reach the service with uneven delays), up to a share of the spacing. */
+const PAD_STEP_MS = 5;
+const MAX_PAD_SHARE = 0.2;
 /** The wait after a 429 that asks for none (no or unreadable Retry-After). */
 export const DEFAULT_LIMITED_WAIT_MS = 1000;
 /** Jitter added to a 429's pause, as a share of it, and to the spacing of paced requests. */
@@ -64,6 +67,7 @@ export class Pacer {
 	private phase = { start: 0, successes: 0 };
 	/** Token model when the service sends rate-limit headers. */
 	private tokens?: { level: number; at: number; burst: number };
+	private padMs = PAD_MS;
 	/** For logs and tests. */
 	readonly stats = { answers: 0, limited: 0, pauses: 0 };
 
@@ -86,7 +90,7 @@ export class Pacer {
 		if (this.tokens && this.rate) {
 			const needed = this.tokens.burst >= 2 ? 1 + RESERVE : 1;
 			const level = this.tokenLevel(at);
-			if (level < needed) at += ((needed - level) / this.rate) * 1000 + (this.tokens.burst >= 2 ? 0 : PAD_MS);
+			if (level < needed) at += ((needed - level) / this.rate) * 1000 + (this.tokens.burst >= 2 ? 0 : this.padMs);
 		}
 		return at;
 	}
@@ -141,6 +145,7 @@ export class Pacer {
 		this.nextAt = Math.max(this.nextAt, this.pausedUntilMs);
 		if (this.tokens) {
 			this.tokens = { ...this.tokens, level: 0, at: this.pausedUntilMs };
+			if (this.rate) this.padMs = Math.min(this.padMs + PAD_STEP_MS, (MAX_PAD_SHARE * 1000) / this.rate);
 			return;
 		}
 		// A 429 for a request sent before the current phase says nothing about its pace.

@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isCount } from '../helpers/answers';
 import { mapWithConcurrency } from '../helpers/pool';
@@ -60,6 +61,21 @@ export function mergePages(pages: IDataObject[][], selection: ListSelection): ID
 		}
 	}
 	return records;
+}
+
+/** Counts the pages a list has fetched, so an error part-way can say how far it got. */
+class PageCount {
+	fetched = 0;
+
+	constructor(private readonly expected: number) {}
+
+	/** The error of a list that failed after some pages, with how many it had; nothing is output. */
+	note(error: unknown): unknown {
+		if (this.fetched === 0 || !(error instanceof NodeApiError || error instanceof NodeOperationError)) return error;
+		const note = `It had fetched ${this.fetched} of ${this.expected} pages; nothing is output.`;
+		error.description = [error.description, note].filter(Boolean).join(' ');
+		return error;
+	}
 }
 
 export interface RestListRequest extends CallDescription {
@@ -148,16 +164,24 @@ export async function restGetMany(
 	if (first.nextPage === null || (!selection.returnAll && first.items.length >= selection.limit)) {
 		return mergePages([first.items], selection);
 	}
-	const rest = await mapWithConcurrency(
-		remainingPages(first.total, pageSize, selection),
-		PAGE_CONCURRENCY,
-		async (page) => await fetchRestPage(api, request, page, pageSize),
-	);
-	const pages = [first, ...rest];
-	let last = pages[pages.length - 1];
-	while (selection.returnAll && last.nextPage !== null && last.items.length > 0 && last.nextPage > last.page) {
-		last = await fetchRestPage(api, request, last.nextPage, pageSize);
-		pages.push(last);
+	const numbers = remainingPages(first.total, pageSize, selection);
+	const count = new PageCount(numbers.length + 1);
+	count.fetched = 1;
+	const fetchPage = async (page: number) => {
+		const served = await fetchRestPage(api, request, page, pageSize);
+		count.fetched++;
+		return served;
+	};
+	const pages = [first];
+	try {
+		pages.push(...(await mapWithConcurrency(numbers, PAGE_CONCURRENCY, fetchPage)));
+		let last = pages[pages.length - 1];
+		while (selection.returnAll && last.nextPage !== null && last.items.length > 0 && last.nextPage > last.page) {
+			last = await fetchPage(last.nextPage);
+			pages.push(last);
+		}
+	} catch (error) {
+		throw count.note(error);
 	}
 	return mergePages(
 		pages.map((page) => page.items),
@@ -264,15 +288,17 @@ export async function graphqlGetMany(
 	api.pageSizes.set(request.field, size);
 
 	if (!selection.returnAll && first.items.length >= selection.limit) return mergePages([first.items], selection);
-	const rest = await mapWithConcurrency(
-		remainingPages(first.total, size, selection, first.pages),
-		PAGE_CONCURRENCY,
-		async (page) => {
-			const result = await fetchGraphqlPage(api, request, page, size);
-			if (!result.ok) throw result.raise();
-			return result.page;
-		},
-	);
+	const numbers = remainingPages(first.total, size, selection, first.pages);
+	const count = new PageCount(numbers.length + 1);
+	count.fetched = 1;
+	const rest = await mapWithConcurrency(numbers, PAGE_CONCURRENCY, async (page) => {
+		const result = await fetchGraphqlPage(api, request, page, size);
+		if (!result.ok) throw result.raise();
+		count.fetched++;
+		return result.page;
+	}).catch((error: unknown) => {
+		throw count.note(error);
+	});
 	return mergePages(
 		[first, ...rest].map((page) => page.items),
 		selection,

@@ -4,7 +4,7 @@ import { jsonParse } from 'n8n-workflow';
 import { createdVideo } from '../../helpers/answers';
 import { TEMPLATE_PERMISSION } from '../../helpers/permissions';
 import type { RestRequest, ServiceClient } from '../../transport/client';
-import { fieldError, optionsCollection, readTimeoutMs, requiredText } from '../common';
+import { fieldError, optionsCollection, readBudgetMs, readTimeoutMs, requiredText } from '../common';
 import { readTemplateCriteria, resolveTemplateId, templateLocator } from '../template/locator';
 import type { ItemResult, OperationOption, StagedOutput } from '../types';
 import {
@@ -205,15 +205,24 @@ function readAiMessaging(
 	return { ...(tone ? { tone } : {}), ...(keyPoints.length ? { key_points: keyPoints } : {}) };
 }
 
+/** An item's request, checked and with its template resolved, before any video is created. */
+export interface PreparedVideo {
+	call: RestRequest;
+	wait: WaitSettings;
+}
+
+/** What `finish` and the run's error need of an item: its wait settings and the video it created. */
+export type CreatedState = WaitSettings & { videoId: string };
+
 /**
- * Creates the video; the wait settings it read go on to `finish` with the item, which waits for
- * the renders of all items together.
+ * Reads and checks the item and resolves its template. The router runs this for every item
+ * before any video is created, so a mistake in one item costs no credits for the others.
  */
-export async function execute(
+export async function prepare(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	api: ServiceClient,
-): Promise<StagedOutput<WaitSettings>> {
+): Promise<PreparedVideo> {
 	const title = requiredText(this, itemIndex, 'title', 'Title');
 	const criteria = readTemplateCriteria(this, itemIndex);
 	const customerData = readCustomerData(this, itemIndex);
@@ -221,6 +230,7 @@ export async function execute(
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const aiMessaging = readAiMessaging(this, itemIndex, fields);
 	const timeoutMs = readTimeoutMs(this, itemIndex);
+	readBudgetMs(this, itemIndex);
 	const wait = readWaitSettings(this, itemIndex, timeoutMs);
 	const templateId = await resolveTemplateId(this, api, itemIndex, criteria);
 
@@ -244,15 +254,40 @@ export async function execute(
 		itemIndex,
 		timeoutMs,
 	};
+	return { call, wait };
+}
+
+/** Creates the video; the item's wait settings go on to `finish`, which waits for all renders together. */
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	api: ServiceClient,
+	prepared?: PreparedVideo,
+): Promise<StagedOutput<CreatedState>> {
+	const { call, wait } = prepared ?? (await prepare.call(this, itemIndex, api));
 	const video = createdVideo(await api.object(call));
 	if (!video) throw api.error({ kind: 'shape', detail: 'The answer holds no video with an id' }, call);
-	return { output: [{ json: video }], state: wait };
+	return { output: [{ json: video }], state: { ...wait, videoId: String(video.id) } };
 }
 
 export async function finish(
 	this: IExecuteFunctions,
-	results: Array<ItemResult<WaitSettings>>,
+	results: Array<ItemResult<CreatedState>>,
 	api: ServiceClient,
 ): Promise<void> {
 	await waitForCreatedVideos(this, api, results);
+}
+
+/** The videos this run created, by item, for the error of a run that stops part-way. */
+export function describeDone(results: Array<ItemResult<CreatedState>>): string {
+	const created = results
+		.filter((result) => result.state?.videoId !== undefined)
+		.sort((a, b) => a.itemIndex - b.itemIndex)
+		.map((result) => `item ${result.itemIndex}: ${result.state?.videoId}`);
+	if (created.length === 0) return 'No video was created in this run.';
+	const count = created.length === 1 ? '1 video' : `${created.length} videos`;
+	return (
+		`This run created ${count} before it stopped (${created.join(', ')}): ` +
+		'they exist and used credits; run only the other items to avoid duplicates.'
+	);
 }

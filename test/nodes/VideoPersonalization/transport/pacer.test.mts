@@ -109,7 +109,7 @@ interface Simulated {
  * `n` requests from `concurrency` workers through one gate (one at a time, when the pacer says)
  * to the sandbox's limiter, in simulated time with `latencyMs` per exchange.
  */
-function simulate(rate: number, burst: number, n: number, concurrency: number, headers: boolean, seed: number, latencyMs = 4): Simulated {
+function simulate(rate: number, burst: number, n: number, concurrency: number, headers: boolean, seed: number, latencyMs = 4, jitterMs = 0): Simulated {
 	let now = 0;
 	let state = seed;
 	const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
@@ -142,7 +142,7 @@ function simulate(rate: number, burst: number, n: number, concurrency: number, h
 	let done = 0;
 	const attempt = () => {
 		waiting.push((sentAt) =>
-			at(now + latencyMs / 2, () => {
+			at(now + latencyMs / 2 + jitterMs * random(), () => {
 				const decision = limiter.check('GET', '/v1/assets', 'Bearer k');
 				const status = decision && !decision.allowed ? 429 : 200;
 				const answerHeaders = Object.fromEntries(Object.entries(decision?.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
@@ -190,6 +190,15 @@ describe('Pacer in front of a token bucket (simulated time)', () => {
 			const run = simulate(rate, burst, n, concurrency, true, seed);
 			expect(run.limited).toBe(0);
 			expect(run.ratio).toBeLessThanOrEqual(1.1);
+		}
+	});
+
+	it('with uneven delays on the way to the service (0-10 ms), a bucket of one draws few 429s', () => {
+		// A bucket of one has no slack: requests must be spaced by 1/R plus the spread of their delays.
+		for (const seed of [1, 2, 3]) {
+			const run = simulate(10, 1, 1000, 4, true, seed, 4, 10);
+			expect(run.limited).toBeLessThanOrEqual(0.01 * run.requests);
+			expect(run.ratio).toBeLessThanOrEqual(1.15);
 		}
 	});
 
