@@ -1,9 +1,8 @@
-import { mapWithConcurrency } from '../helpers/pool';
 import { type Ledger, placeVideo } from './ledger';
-import { pageCountOf, type PollSession, type ReadPage } from './session';
+import type { PollSession, ReadPage } from './session';
+import { windowAt } from './windows';
 
 const IN_FLIGHT_STATUSES = ['draft', 'processing'] as const;
-const CONCURRENCY = 4;
 
 export interface InFlightResult {
 	/** Both lists were read to their end (a full read), or their first pages proved nothing left. */
@@ -47,13 +46,43 @@ export async function readInFlight(session: PollSession, ledger: Ledger, forceFu
 	if (!forceFull && !rejoined && inFlight === trackedCount + unaccounted) {
 		return { complete: true, fullRead: false, suspects: [] };
 	}
-	const rest = firsts.flatMap((first, index) =>
-		Array.from({ length: pageCountOf(first.total, first.size) - 1 }, (_, page) => ({
-			status: IN_FLIGHT_STATUSES[index],
-			page: page + 2,
-		})),
+	const read = await Promise.all(
+		firsts.map(async (first, index) => await readRest(session, IN_FLIGHT_STATUSES[index], first, observe)),
 	);
-	const pages = await mapWithConcurrency(rest, CONCURRENCY, async ({ status, page }) => await session.read(page, status));
-	pages.forEach(observe);
+	if (!read.every(Boolean)) return { complete: false, fullRead: false, suspects: [] };
 	return { complete: true, fullRead: true, suspects: Object.keys(ledger.tracked).filter((id) => !present.has(id)) };
+}
+
+/**
+ * The rest of one list after its first page, in overlapping windows (windows.ts): each starts a
+ * few items before the last one ended and must share an item with it, else it starts further
+ * back. So every video in the list from the first read to the last is seen. False if the list
+ * moved too much to be sure (the caller then reads it in full next poll).
+ */
+async function readRest(session: PollSession, status: string, first: ReadPage, observe: (page: ReadPage) => void): Promise<boolean> {
+	const maxSize = first.size;
+	const margin = Math.max(1, Math.floor(maxSize / 10));
+	let end = first.items.length;
+	let tail = first.items.slice(-margin).map((video) => placeVideo(video).id);
+	let total = first.total;
+	let back = margin;
+	while (end < total) {
+		const { page: pageNumber, size } = windowAt(Math.max(0, end - back), maxSize);
+		const page = await session.read(pageNumber, status, size);
+		observe(page);
+		total = page.total;
+		const ids = page.items.map((video) => placeVideo(video).id);
+		const reached = (pageNumber - 1) * page.size + page.items.length;
+		if (page.items.length === 0 || (reached <= end && reached >= total)) return true; // the list ended
+		if (!ids.some((id) => tail.includes(id)) || reached <= end) {
+			// More left the list before this window than it overlaps: start further back.
+			back *= 2;
+			if (back > Math.max(end, maxSize)) return false;
+			continue;
+		}
+		back = margin;
+		end = reached;
+		tail = ids.slice(-margin);
+	}
+	return true;
 }

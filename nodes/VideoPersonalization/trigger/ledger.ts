@@ -38,6 +38,9 @@ export class Ledger {
 
 	readonly lost: string[] = [];
 
+	/** How many videos of the list are older than the horizon, as last read: where the next walk starts. */
+	below = 0;
+
 	constructor(
 		public horizon: number,
 		readonly edge: Record<string, number>,

@@ -29,7 +29,7 @@
  * time stops between reads and commits what it concluded: every rule above holds at each read.
  * One poll at a time per trigger (lease.ts): a poll that finds another running emits nothing.
  */
-import { walkFrontier, type FrontierGoal, SETTLE_MS } from './frontier';
+import { walkFrontier, type FrontierGoal } from './frontier';
 import { readInFlight } from './inFlight';
 import { Ledger, type VideoEvent } from './ledger';
 import { locateSuspects } from './locate';
@@ -71,6 +71,7 @@ export async function runPoll(
 	const ledger = current
 		? new Ledger(current.horizon, { ...current.edge }, structuredClone(current.tracked))
 		: new Ledger(Number.NEGATIVE_INFINITY, {}, structuredClone(previous?.tracked ?? {}));
+	ledger.below = current?.below ?? 0;
 	let goal: FrontierGoal = { kind: 'activate' };
 	if (current) goal = { kind: 'poll' };
 	else if (previous?.version === 1) goal = { kind: 'legacy', covered: previous.covered };
@@ -78,10 +79,9 @@ export async function runPoll(
 	const nothing = (outOfTime: boolean): PollOutcome => ({ events: [], state: undefined, lost: [], outOfTime });
 
 	// Phase 1. Activation and carry-over must read their whole frontier to have a horizon at all.
-	const known = { order: previous?.order ?? 'unknown', total: current?.total ?? 0 };
+	const known = { order: previous?.order ?? 'unknown', total: current?.total ?? 0, below: current?.below ?? 0 };
 	const frontier = (await untilOutOfTime(async () => await walkFrontier(session, ledger, goal, known)))?.value;
 	if (goal.kind !== 'poll' && !frontier?.complete) return nothing(!frontier);
-	if (frontier?.complete) ledger.advance(frontier.newest - SETTLE_MS);
 
 	// Phase 2, after phase 1 only: its reads must be newer than every read of phase 1.
 	const fullReadDue = !current || !frontier?.complete || started - current.fullReadAt >= FULL_READ_MS;
@@ -99,7 +99,7 @@ export async function runPoll(
 	const total = frontier?.total ?? known.total;
 	const suspects = inFlight?.suspects ?? [];
 	const located =
-		inFlight !== undefined &&
+		inFlight?.complete === true &&
 		(suspects.length === 0 ||
 			(await untilOutOfTime(async () => await locateSuspects(session, ledger, suspects, { order, total }))) !== undefined);
 
@@ -108,11 +108,13 @@ export async function runPoll(
 	const state: TriggerState = {
 		version: 2,
 		order,
-		horizon: ledger.horizon,
+		// An empty list at activation: nothing is accounted for, every video to come is new.
+		horizon: Math.max(0, ledger.horizon),
 		edge: ledger.edge,
 		tracked: ledger.tracked,
 		fullReadAt,
 		total,
+		below: frontier?.below ?? ledger.below,
 		pageSize: session.pageSize,
 	};
 	const events = ledger.events.sort(

@@ -41,15 +41,16 @@ export class PollSession {
 		return this.deadline - this.now();
 	}
 
-	async read(page: number, status?: string): Promise<ReadPage> {
+	async read(page: number, status?: string, limit = this.pageSize): Promise<ReadPage> {
 		const left = this.timeLeft();
 		if (left <= 0) throw new OutOfTime();
 		this.requests++;
-		const result = await this.source.page(page, this.pageSize, status, left);
+		const result = await this.source.page(page, limit, status, left);
 		// A service that serves fewer than asked (while more remain) pages by what it serves.
-		let size = Math.min(this.pageSize, result.limit > 0 ? result.limit : this.pageSize);
+		let size = Math.min(limit, result.limit > 0 ? result.limit : limit);
 		if (result.items.length < size && page * size < result.total) size = Math.max(1, result.items.length);
-		if (size !== this.pageSize && page === 1) this.pageSize = size;
+		// Learnt only from a full-size ask: a smaller window says nothing about the service's limit.
+		if (limit === this.pageSize && size < this.pageSize && page === 1) this.pageSize = size;
 		return { ...result, size };
 	}
 }

@@ -27,8 +27,9 @@ export interface TriggerState {
 	tracked: Record<string, TrackedVideo>;
 	/** When the in-flight lists were last read in full (ms): they are read again at least every 10 minutes. */
 	fullReadAt: number;
-	/** List total and page size at the last poll: where the newest end of an oldest-first list is. */
+	/** List total and page size at the last poll, and how many videos are older than the horizon. */
 	total: number;
+	below: number;
 	pageSize: number;
 }
 
@@ -81,6 +82,7 @@ export function readState(staticData: IDataObject): TriggerState | LegacyState |
 		!Object.values(edge).every(isTime) ||
 		!isTime(raw.fullReadAt) ||
 		!isCount(raw.total) ||
+		!isCount(raw.below) ||
 		!isCount(raw.pageSize) ||
 		raw.pageSize === 0
 	) {
@@ -94,6 +96,7 @@ export function readState(staticData: IDataObject): TriggerState | LegacyState |
 		tracked,
 		fullReadAt: raw.fullReadAt,
 		total: raw.total,
+		below: raw.below,
 		pageSize: raw.pageSize,
 	};
 }
