@@ -57,7 +57,11 @@ class Walker {
 		private total: number,
 	) {
 		this.margin = Math.max(1, Math.floor(session.pageSize / 10));
+		this.assumedTotal = total;
 	}
+
+	/** The total the first read assumed (the last poll's). */
+	readonly assumedTotal: number;
 
 	get size(): number {
 		return this.session.pageSize;
@@ -172,7 +176,10 @@ async function walkUp(
 	below: number,
 ): Promise<FrontierResult> {
 	// Start a little below the horizon, and further down while the window is all at or above it.
-	let window = await walker.read(Math.max(0, below - walker.margin), 'newer');
+	const startRank = Math.max(0, below - walker.margin);
+	let window = await walker.read(startRank, 'newer');
+	// On a newest-first list a rank's page depends on the total: if it changed, read where it is now.
+	if (order === 'newest-first' && window.total !== walker.assumedTotal) window = await walker.read(startRank, 'newer');
 	const belowHorizon = (candidate: Window) =>
 		candidate.videos.some((video) => placeVideo(video).createdAt < ledger.horizon) || oldestEnd(candidate);
 	while (goal.kind === 'poll' && !belowHorizon(window)) {
@@ -185,6 +192,7 @@ async function walkUp(
 		if (goal.kind === 'poll') {
 			ledger.advance(newest - SETTLE_MS);
 			ledger.below = belowIn(window, ledger.horizon);
+			ledger.total = window.total;
 		}
 		if (newestEnd(window)) break;
 		const next = await walker.next(window, 'newer');

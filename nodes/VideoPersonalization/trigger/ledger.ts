@@ -41,6 +41,9 @@ export class Ledger {
 	/** How many videos of the list are older than the horizon, as last read: where the next walk starts. */
 	below = 0;
 
+	/** The list's total as last read by the frontier. */
+	total = 0;
+
 	constructor(
 		public horizon: number,
 		readonly edge: Record<string, number>,

@@ -72,6 +72,7 @@ export async function runPoll(
 		? new Ledger(current.horizon, { ...current.edge }, structuredClone(current.tracked))
 		: new Ledger(Number.NEGATIVE_INFINITY, {}, structuredClone(previous?.tracked ?? {}));
 	ledger.below = current?.below ?? 0;
+	ledger.total = current?.total ?? 0;
 	let goal: FrontierGoal = { kind: 'activate' };
 	if (current) goal = { kind: 'poll' };
 	else if (previous?.version === 1) goal = { kind: 'legacy', covered: previous.covered };
@@ -96,7 +97,7 @@ export async function runPoll(
 
 	// Phase 3.
 	const order = frontier?.order ?? known.order;
-	const total = frontier?.total ?? known.total;
+	const total = frontier?.total ?? ledger.total;
 	const suspects = inFlight?.suspects ?? [];
 	const located =
 		inFlight?.complete === true &&

@@ -149,7 +149,7 @@ export async function runSchedule(seed: number, scheduler: Scheduler, order?: Or
 		if (process.env.TRACE_VIDEO) {
 			const state = (trigger.staticData.videoTrigger ?? {}) as IDataObject;
 			const id = process.env.TRACE_VIDEO;
-			process.stdout.write(`poll ${polls} ${outcome}: horizon ${String(state.horizon)} tracked ${JSON.stringify((state.tracked as IDataObject | undefined)?.[id])} edge ${JSON.stringify((state.edge as IDataObject | undefined)?.[id])} emitted ${trigger.emitted.filter((event) => event.id === id).length}\n`);
+			process.stdout.write(`poll ${polls} ${outcome}: order ${String(state.order)} below ${String(state.below)} total ${String(state.total)} horizon ${String(state.horizon)} tracked ${JSON.stringify((state.tracked as IDataObject | undefined)?.[id])} edge ${JSON.stringify((state.edge as IDataObject | undefined)?.[id])} emitted ${trigger.emitted.filter((event) => event.id === id).length}\n`);
 		}
 		model.now = Math.max(model.now, before + MINUTE);
 		if (options.faults && rng.float() < 0.08) {
@@ -164,10 +164,12 @@ export async function runSchedule(seed: number, scheduler: Scheduler, order?: Or
 	killAt = -1;
 	overlapAt = -1;
 	for (const video of model.inFlight()) model.finish(video, 'published');
-	for (let poll = 0; poll < 4 || !trigger.activated; poll++) {
+	// Until nothing is tracked any more (a backlog may take several polls), then two more.
+	const tracked = () => Object.keys(((trigger.staticData.videoTrigger as IDataObject | undefined)?.tracked ?? {}) as IDataObject).length;
+	for (let poll = 0, quiet = 0; poll < 40 && quiet < 2; poll++) {
 		model.now += 11 * MINUTE;
 		await pollOnceMore({ faults: false });
-		if (poll > 8) break;
+		quiet = trigger.activated && tracked() === 0 ? quiet + 1 : 0;
 	}
 	const verdict = judge(model, trigger.emitted, activatedFrom, activatedAt);
 	if (process.env.TRACE_VIDEO) process.stdout.write(`${JSON.stringify(trigger.emitted.filter((event) => event.id === process.env.TRACE_VIDEO))} ${JSON.stringify(model.videos.find((video) => video.id === process.env.TRACE_VIDEO))} activated ${activatedFrom}..${activatedAt}\n`);
