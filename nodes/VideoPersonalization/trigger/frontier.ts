@@ -41,6 +41,16 @@ interface Window {
 
 type Direction = 'newer' | 'older';
 
+/** A page listed in the other order than the one known: the service changed it; the next poll follows. */
+class OrderChanged extends Error {
+	constructor(
+		readonly order: ListOrder,
+		readonly total: number,
+	) {
+		super('The list order changed');
+	}
+}
+
 /**
  * Reads overlapping windows (windows.ts) along the list by rank (index from the oldest end),
  * whichever order the service lists in. Each window must share a video with the edge of the
@@ -76,6 +86,8 @@ class Walker {
 		const { page, size: limit } = goesUp ? windowEnding(position, size) : windowAt(position, size);
 		const read: ReadPage = await this.session.read(page, undefined, limit);
 		this.total = read.total;
+		const seen = detectOrder(read.items);
+		if (seen !== 'unknown' && seen !== this.order) throw new OrderChanged(seen, read.total);
 		const start = (page - 1) * read.size;
 		const ranks = read.items.map((_, index) => (newestFirst ? read.total - 1 - (start + index) : start + index));
 		const videos = [...read.items];
@@ -163,9 +175,15 @@ export async function walkFrontier(
 		if (order === 'unknown') return await readWholeList(session, ledger, goal, first);
 	}
 	const walker = new Walker(session, order, total);
-	return goal.kind === 'activate'
-		? await walkDown(walker, ledger, goal, order, total)
-		: await walkUp(walker, ledger, goal, order, goal.kind === 'legacy' ? goal.covered : known.below);
+	const walk =
+		goal.kind === 'activate'
+			? walkDown(walker, ledger, goal, order, total)
+			: walkUp(walker, ledger, goal, order, goal.kind === 'legacy' ? goal.covered : known.below);
+	return await walk.catch(async (error: unknown) =>
+		error instanceof OrderChanged
+			? { complete: false, order: error.order, total: error.total, below: ledger.below }
+			: await Promise.reject(error),
+	);
 }
 
 async function walkUp(
