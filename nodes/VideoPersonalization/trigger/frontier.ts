@@ -98,10 +98,10 @@ class Walker {
 		return { videos, ranks, total: read.total, page, limit };
 	}
 
-	/** The next window in `direction` after `previous`, sharing one of its edge videos. */
+	/** The next window in `direction` after `previous`, sharing one of its videos. */
 	async next(previous: Window, direction: Direction): Promise<Window | undefined> {
-		const edge = direction === 'newer' ? previous.videos.slice(-this.margin) : previous.videos.slice(0, this.margin);
-		const edgeIds = new Set(edge.map((video) => placeVideo(video).id));
+		// Any video of the previous window will do: a window that holds one covers from it on.
+		const edgeIds = new Set(previous.videos.map((video) => placeVideo(video).id));
 		const newer = direction === 'newer';
 		const from = newer ? previous.ranks[previous.ranks.length - 1] : previous.ranks[0];
 		// Overlaps of a tenth of a page, then more; past half a page a window would not move on.
