@@ -70,12 +70,12 @@ describe('trigger regressions (issue 11): exactly once where 0.1.0 was not', () 
 		const trigger = new Trigger(sandbox);
 		await trigger.poll();
 		const start = sandbox.clock.now();
-		const batch = sandbox.store.addVideos(280, { createdAt: { from: start + SECOND, to: start + 40 * SECOND }, finishAt: start + 2 * MINUTE });
+		const batch = sandbox.store.addVideos(280, { createdAt: { from: start + SECOND, to: start + 40 * SECOND }, finishAt: start + 50 * SECOND });
 		sandbox.clock.advance(MINUTE);
 		const during: string[] = [];
 		duringListReads(sandbox, 40, () => {
 			sandbox.clock.advance(SECOND);
-			during.push(...sandbox.store.addVideos(1, { finishAt: sandbox.clock.now() + MINUTE }).map((video) => video.id));
+			during.push(...sandbox.store.addVideos(1, { finishAt: sandbox.clock.now() + 1 }).map((video) => video.id));
 		});
 		await trigger.poll();
 		sandbox.beforeRequest(undefined);
@@ -112,8 +112,11 @@ describe('trigger regressions (issue 11): exactly once where 0.1.0 was not', () 
 			empty.clock.advance(SECOND);
 			const trigger = new Trigger(empty);
 			await trigger.poll();
-			empty.clock.advance(2 * MINUTE);
-			await trigger.poll();
+			for (let poll = 0; poll < 3; poll++) {
+				empty.clock.advance(MINUTE);
+				await trigger.poll();
+			}
+			// A later video shows the order at last.
 			const later = empty.store.addVideos(1, { finishAt: empty.clock.now() + MINUTE });
 			empty.clock.advance(5 * MINUTE);
 			await trigger.settle();
@@ -130,7 +133,7 @@ describe('trigger regressions (issue 11): exactly once where 0.1.0 was not', () 
 		const batch = sandbox.store.addVideos(150, { createdAt: now + SECOND, finishAt: now + 10 * SECOND, outcome: 'published' });
 		sandbox.clock.advance(MINUTE);
 		await trigger.poll();
-		const again = batch[75];
+		const again = batch[10]; // on the second page of the newest second
 		sandbox.store.setVideoOutcome(again.id, { status: 'processing' });
 		sandbox.clock.advance(MINUTE);
 		await trigger.poll();
@@ -141,24 +144,31 @@ describe('trigger regressions (issue 11): exactly once where 0.1.0 was not', () 
 	});
 
 	it('5. a video in flight since activation is not dropped when a large batch is created while it is searched for', async () => {
+		const large = await startSandbox({ quiet: true, dataset: { videos: 3000, assets: 4 } });
+		await sandbox.close();
+		sandbox = large;
 		sandbox.setListOrder('newest-first');
 		const now = sandbox.clock.now();
-		const tracked = sandbox.store.addVideos(5, { createdAt: now - 30 * MINUTE, finishAt: now + FAR });
+		// In flight for days, deep down the list.
+		const tracked = sandbox.store.addVideos(5, { createdAt: now - 3 * 24 * 60 * MINUTE, finishAt: now + FAR });
 		const trigger = new Trigger(sandbox);
 		await trigger.poll();
 		for (const video of tracked) sandbox.store.setVideoOutcome(video.id, { status: 'published' });
 		sandbox.clock.advance(MINUTE);
-		// Once the poll reads the draft list, it will look for them: 400 videos appear meanwhile.
+		// While the poll looks for them in the whole list, a bulk job creates 500 videos before each of 4 reads.
 		let created = 0;
-		sandbox.beforeRequest(({ query }) => {
-			if (query.get('status') === 'draft' && created === 0) {
-				created = sandbox.store.addVideos(400, { createdAt: sandbox.clock.now(), finishAt: sandbox.clock.now() + FAR }).length;
-			}
+		let reads = 0;
+		sandbox.beforeRequest(({ path, query }) => {
+			if (path !== '/v1/videos' || query.get('status') || ++reads <= 1 || reads > 5) return;
+			sandbox.clock.advance(SECOND);
+			created += sandbox.store.addVideos(500, { createdAt: sandbox.clock.now(), finishAt: sandbox.clock.now() + FAR }).length;
 		});
+		await trigger.poll();
+		await trigger.poll();
 		await trigger.poll();
 		sandbox.beforeRequest(undefined);
 		await trigger.settle();
-		expect(created).toBe(400);
+		expect(created).toBe(2000);
 		expect(trigger.verdict(tracked.map((video) => video.id))).toEqual({ repeated: [], missed: [] });
 	});
 
