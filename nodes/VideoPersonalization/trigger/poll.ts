@@ -9,14 +9,16 @@
  *   event for its last render has been emitted (or it was finished at activation: no event);
  * - or it is *new*: not accounted for. Every new video lies at or after the horizon.
  * A poll reads, in three phases, each after the previous one ended:
- * 1. the frontier (frontier.ts): the list from its newest end down past the horizon. A new video
- *    seen finished is emitted, one in flight is tracked; either way it joins `edge`. Tracked
- *    videos seen finished are emitted and untracked. Only a walk that read everything from the
- *    old horizon on moves the horizon, to SETTLE_MS before the newest video read, dropping older
- *    ids from `edge`.
- * 2. the in-flight lists (inFlight.ts): an accounted, untracked video in flight is rendering
- *    again and is tracked; a tracked video not in the lists is a suspect. New videos there are
- *    left alone: the next frontier meets them.
+ * 1. the frontier (frontier.ts): the list from just below the horizon up to its newest end, in
+ *    overlapping windows that must share a video (windows.ts), so nothing between them is
+ *    skipped however the list shifts. A new video seen finished is emitted, one in flight is
+ *    tracked; either way it joins `edge`. Tracked videos seen finished are emitted and untracked.
+ *    Window by window the horizon moves up to SETTLE_MS before the newest video read, dropping
+ *    older ids from `edge`: a poll cut short keeps what it read.
+ * 2. the in-flight lists (inFlight.ts): when their counts say nothing left them, their first
+ *    pages suffice; otherwise they are read in full, in overlapping windows. An accounted,
+ *    untracked video in flight is rendering again and is tracked; a tracked video not in the
+ *    lists is a suspect. New videos there are left alone: the next frontier meets them.
  * 3. the suspects (locate.ts), in the full list: seen finished, emitted and untracked.
  * So an event is emitted only for a new video (once: it is then accounted for) or for a tracked
  * one (once: it is then untracked, and tracked again only when a later read sees it in flight,
