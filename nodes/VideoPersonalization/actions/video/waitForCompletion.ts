@@ -25,7 +25,8 @@ export const waitOptions: INodeProperties[] = [
 		name: 'waitTimeout',
 		displayOptions: whenWaiting,
 		type: 'number',
-		typeOptions: { minValue: 0.01, numberPrecision: 2 },
+		// No numberPrecision: the editor shows 15 as "15", and fractions (0.5) still work.
+		typeOptions: { minValue: 0.01 },
 		default: 15,
 		description: 'With Wait for Completion: how long to wait for the videos to finish rendering',
 	},
