@@ -341,6 +341,14 @@ export async function binaryItem(
  * Runs the credential's test the way n8n's CredentialsTester does: the declarative request
  * through RoutingNode, then the credential's response-code rules.
  */
+/** lodash's get for the paths credential rules use (`a.b[0].c`). */
+function valueAtPath(value: unknown, path: string): unknown {
+	return path
+		.replace(/\[(\d+)\]/g, '.$1')
+		.split('.')
+		.reduce<unknown>((current, key) => (current !== null && typeof current === 'object' ? (current as Record<string, unknown>)[key] : undefined), value);
+}
+
 export async function testCredential(data: ICredentialDataDecryptedObject): Promise<INodeCredentialTestResult> {
 	const type = await credentialType();
 	const helper = new HarnessCredentialsHelper(type, data);
@@ -382,8 +390,9 @@ export async function testCredential(data: ICredentialDataDecryptedObject): Prom
 	);
 	const decrypted = await helper.getDecrypted();
 	const routingNode = new RoutingNode(context, nodeType, { id: 'harness', name: 'Harness', type: CREDENTIAL_TYPE, data: decrypted });
+	let response: Awaited<ReturnType<RoutingNode['runNode']>>;
 	try {
-		await routingNode.runNode();
+		response = await routingNode.runNode();
 	} catch (caught) {
 		const error = caught as Error & { cause?: { response?: { status: number; statusText?: string }; code?: string } };
 		const status = error.cause?.response?.status;
@@ -400,6 +409,12 @@ export async function testCredential(data: ICredentialDataDecryptedObject): Prom
 			return { status: 'Error', message: error.cause.code };
 		}
 		return { status: 'Error', message: error.message };
+	}
+	// As n8n's CredentialsTester: a 2xx answer still fails on a responseSuccessBody rule.
+	for (const rule of testRequest.rules ?? []) {
+		if (rule.type !== 'responseSuccessBody') continue;
+		const json = response?.[0]?.[0]?.json;
+		if (valueAtPath(json, rule.properties.key) === rule.properties.value) return { status: 'Error', message: rule.properties.message };
 	}
 	return { status: 'OK', message: 'Connection successful!' };
 }
