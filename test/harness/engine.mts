@@ -32,6 +32,7 @@ import {
 	type INodeCredentialTestResult,
 	type INodeExecutionData,
 	type INodeListSearchResult,
+	type ResourceMapperFields,
 	type INodeParameters,
 	type INodeType,
 	type INodeTypes,
@@ -463,6 +464,24 @@ export async function listSearch(
 	const search = nodeTypes.getByNameAndVersion(NODE_TYPE, 1).methods?.listSearch?.[method];
 	if (!search) throw new Error(`the node has no listSearch method "${method}"`);
 	return await search.call(context, filter, paginationToken);
+}
+
+/** A node's resource mapper method called as the editor calls it, with the node's current parameters. */
+export async function resourceMapping(
+	method: string,
+	credentials: ICredentialDataDecryptedObject,
+	parameters: INodeParameters,
+): Promise<ResourceMapperFields> {
+	const { nodeTypes } = await engine();
+	const helper = new HarnessCredentialsHelper(await credentialType(), credentials);
+	const node = harnessNode('node-in-editor', 'Video Personalization', NODE_TYPE, parameters);
+	const workflow = new Workflow({ id: 'wf-editor', nodes: [node], connections: {}, active: false, nodeTypes });
+	const data = additionalData(helper);
+	data.currentNodeParameters = parameters;
+	const context = new LoadOptionsContext(workflow, node, data, 'parameters.templateFields');
+	const mapping = nodeTypes.getByNameAndVersion(NODE_TYPE, 1).methods?.resourceMapping?.[method];
+	if (!mapping) throw new Error(`the node has no resourceMapping method "${method}"`);
+	return await mapping.call(context);
 }
 
 /** Every string in a value, deeply, for checks such as "the key appears nowhere". */
