@@ -16,20 +16,24 @@ import {
 import { serviceClient } from '../transport/client';
 import { tryGraphql } from '../transport/graphql';
 
+const UNRESOLVED_EXPRESSION =
+	'The Template is an expression that can only be worked out when the workflow runs. Use Key-Value Pairs or ' +
+	'JSON, or pick the template From List, By ID or By Name to see its fields.';
+
 /** The template chosen in Create, as the editor has it: by ID (From List or By ID) or by name. */
 function chosenTemplate(ctx: ILoadOptionsFunctions): { id: string } | { name: string } | string {
 	let locator: unknown;
 	try {
 		locator = ctx.getNodeParameter('template', undefined, { extractValue: false });
 	} catch {
-		return 'The Template is an expression that can only be worked out when the workflow runs. Use Key-Value Pairs or JSON, or pick the template From List, By ID or By Name to see its fields.';
+		return UNRESOLVED_EXPRESSION;
 	}
 	const rl = (locator ?? {}) as Partial<INodeParameterResourceLocator>;
 	const raw = typeof locator === 'string' ? locator : rl.value;
 	const value = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
 	if (!value) return 'Choose a Template above to see the fields it can be personalized with.';
 	if (value.startsWith('=') || value.includes('{{')) {
-		return 'The Template is an expression that can only be worked out when the workflow runs. Use Key-Value Pairs or JSON, or pick the template From List, By ID or By Name to see its fields.';
+		return UNRESOLVED_EXPRESSION;
 	}
 	return rl.mode === 'name' ? { name: value } : { id: value };
 }

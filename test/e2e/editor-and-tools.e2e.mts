@@ -1,8 +1,10 @@
-// The node as tools for AI agents, end to end: a real n8n 2.41.1 started with community nodes
-// allowed as tools (N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE=true) publishes the MCP example
-// (examples/mcp/video-tools-mcp-server.json: an MCP Server Trigger offering Video Create, Video
-// Get Many and Template Get Many with $fromAI parameters), and the official MCP TypeScript SDK
-// client lists the tools, reads their descriptions and calls them; the sandbox shows the effect.
+// The node in a running n8n 2.41.1, as the editor and AI agents use it (`npm run test:e2e`).
+// n8n starts with community nodes allowed as tools (N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE=true)
+// and publishes the MCP example (examples/mcp/video-tools-mcp-server.json: an MCP Server Trigger
+// offering Video Create, Video Get Many and Template Get Many with $fromAI parameters); the
+// official MCP TypeScript SDK client lists the tools, reads their descriptions and calls them,
+// and the sandbox shows the effect. The same n8n answers the editor's own calls: the credential
+// test, Create's Template Fields (resource mapper) and the Template picker.
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,7 +36,7 @@ import { connectMcp, type McpConnection, type McpTool, type McpToolResult } from
 const WORKFLOW_FILE = join('examples', 'mcp', 'video-tools-mcp-server.json');
 const WORKFLOW_ID = 'vpExampleMcp0001';
 const TOOL_NAMES = ['create_video', 'list_templates', 'list_videos'];
-const log = makeLogger('e2e-mcp');
+const log = makeLogger('e2e-editor');
 
 let paths: Paths;
 let sandbox: Sandbox;
@@ -75,12 +77,12 @@ const stopAll = async () => {
 	await sandbox?.close();
 };
 
-describe('the node as MCP tools in a real n8n', { timeout: 15 * 60_000 }, () => {
+describe('the node in a running n8n: MCP tools, the editor\'s calls, the credential test', { timeout: 15 * 60_000 }, () => {
 	before(async () => {
 		paths = projectPaths(findRoot());
 		const runtime: Runtime = await ensureN8n(paths, log);
 		sandbox = await startSandbox({ clock: 'real', quiet: true, render: { queueMs: 300, minMs: 1500, maxMs: 2500, failureShare: 0 } });
-		const userFolder = join(paths.base, 'e2e-mcp');
+		const userFolder = join(paths.base, 'e2e-editor');
 		rmSync(userFolder, { recursive: true, force: true });
 		mkdirSync(userFolder, { recursive: true });
 		installPackage(paths, userFolder);
@@ -240,5 +242,57 @@ describe('the node as MCP tools in a real n8n', { timeout: 15 * 60_000 }, () => 
 			assert.doesNotMatch(result.message, /ERR_INVALID_URL|Invalid URL/);
 		}
 		assert.equal(sandbox.requests.log.length, sent, 'a refused address is never called');
+	});
+
+	const NODE_TYPE_AND_VERSION = { name: 'n8n-nodes-video-personalization.videoPersonalization', version: 2 };
+	const CREDENTIALS = { [CREDENTIAL_TYPE]: { id: EXAMPLE_CREDENTIAL.id, name: EXAMPLE_CREDENTIAL.name } };
+
+	it("the editor loads Create's Template Fields through n8n's resource mapper endpoint, per template", async () => {
+		const fields = async (value: string) =>
+			(await api.request('POST', '/dynamic-node-parameters/resource-mapper-fields', {
+				nodeTypeAndVersion: NODE_TYPE_AND_VERSION,
+				path: 'parameters.templateFields',
+				methodName: 'getTemplateFields',
+				currentNodeParameters: { resource: 'video', operation: 'create', customerDataMode: 'templateFields', template: { __rl: true, mode: 'list', value } },
+				credentials: CREDENTIALS,
+			})) as { fields: Array<{ id: string; displayName: string; required: boolean }>; emptyFieldsNotice?: string };
+		const welcome = await fields(sandbox.known.stockTemplateId);
+		assert.deepEqual(
+			welcome.fields.map((field) => field.id),
+			sandbox.store.templates.get(sandbox.known.stockTemplateId)?.fields.map((field) => field.name),
+		);
+		const logo = welcome.fields.find((field) => field.id === 'logo');
+		assert.equal(logo?.displayName, 'Logo (image: asset ID or address)');
+		assert.equal(welcome.fields.find((field) => field.id === 'title')?.required, true);
+		const endcard = await fields('tpl_endcard_platform_cta');
+		assert.ok(!endcard.fields.some((field) => field.id === 'subtitle'), 'another template, other fields');
+		const none = await fields('');
+		assert.deepEqual(none.fields, []);
+		assert.match(none.emptyFieldsNotice ?? '', /Choose a Template/);
+	});
+
+	it('the Template picker pages at the size the service takes (at most 10 here)', async () => {
+		sandbox.store.graphql = { maxLimit: 10, overLimit: 'reject' };
+		try {
+			const page = async (paginationToken?: string) =>
+				(await api.request('POST', '/dynamic-node-parameters/resource-locator-results', {
+					nodeTypeAndVersion: NODE_TYPE_AND_VERSION,
+					path: 'parameters.template',
+					methodName: 'searchTemplates',
+					currentNodeParameters: { resource: 'video', operation: 'create', template: { __rl: true, mode: 'list', value: '' } },
+					credentials: CREDENTIALS,
+					...(paginationToken ? { paginationToken } : {}),
+				})) as { results: Array<{ value: string }>; paginationToken?: string };
+			const seen: string[] = [];
+			let token: string | undefined;
+			do {
+				const result = await page(token);
+				seen.push(...result.results.map((entry) => entry.value));
+				token = result.paginationToken;
+			} while (token);
+			assert.deepEqual([...seen].sort(), [...sandbox.store.templates.keys()].sort(), 'every template once');
+		} finally {
+			sandbox.store.graphql = { maxLimit: 100, overLimit: 'cap' };
+		}
 	});
 });
