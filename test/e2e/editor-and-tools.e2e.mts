@@ -262,7 +262,7 @@ describe('the node in a running n8n: MCP tools, the editor\'s calls, the credent
 			sandbox.store.templates.get(sandbox.known.stockTemplateId)?.fields.map((field) => field.name),
 		);
 		const logo = welcome.fields.find((field) => field.id === 'logo');
-		assert.equal(logo?.displayName, 'Logo (image: asset ID or address)');
+		assert.equal(logo?.displayName, 'Logo (image asset ID or URL)');
 		assert.equal(welcome.fields.find((field) => field.id === 'title')?.required, true);
 		const endcard = await fields('tpl_endcard_platform_cta');
 		assert.ok(!endcard.fields.some((field) => field.id === 'subtitle'), 'another template, other fields');

@@ -94,17 +94,17 @@ export function readTemplateFields(raw: unknown): TemplateField[] {
 	return fields;
 }
 
-/** What the input takes, after the label: the resource mapper has no colour, font or asset widget. */
+/** What the input takes, after the label (kept short: the editor cuts labels at about 30 characters); the resource mapper has no colour, font or asset widget. */
 function hint(field: TemplateField): string {
 	switch (field.kind) {
 		case 'media':
-			return `${field.mediaType ?? 'media'}: asset ID or address`;
+			return `${field.mediaType ?? 'media'} asset ID or URL`;
 		case 'color':
-			return 'color, e.g. #1A73E8';
+			return `e.g. ${typeof field.defaultValue === 'string' && field.defaultValue.startsWith('#') ? field.defaultValue : '#1A73E8'}`;
 		case 'font':
 			return 'font name';
 		default:
-			return field.maxLength ? `text, up to ${field.maxLength} characters` : '';
+			return field.maxLength ? `max ${field.maxLength} chars` : '';
 	}
 }
 

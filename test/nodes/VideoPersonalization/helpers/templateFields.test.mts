@@ -55,15 +55,17 @@ describe('toMapperFields', () => {
 				{ name: 'logo', label: 'Logo', type: 'media', mediaType: 'image' },
 				{ name: 'clip', label: 'Clip', type: 'media' },
 				{ name: 'primary_color', label: 'Primary color', type: 'color' },
+				{ name: 'accent', label: 'Accent', type: 'color', defaultValue: '#FF0066' },
 				{ name: 'font', label: 'Font', type: 'font' },
 				{ name: 'company' },
 			]),
 		);
 		expect(fields.map((field) => [field.id, field.displayName, field.required, field.type])).toEqual([
-			['title', 'Title (text, up to 60 characters)', true, 'string'],
-			['logo', 'Logo (image: asset ID or address)', false, 'string'],
-			['clip', 'Clip (media: asset ID or address)', false, 'string'],
-			['primary_color', 'Primary color (color, e.g. #1A73E8)', false, 'string'],
+			['title', 'Title (max 60 chars)', true, 'string'],
+			['logo', 'Logo (image asset ID or URL)', false, 'string'],
+			['clip', 'Clip (media asset ID or URL)', false, 'string'],
+			['primary_color', 'Primary color (e.g. #1A73E8)', false, 'string'],
+			['accent', 'Accent (e.g. #FF0066)', false, 'string'],
 			['font', 'Font (font name)', false, 'string'],
 			['company', 'company', false, 'string'],
 		]);

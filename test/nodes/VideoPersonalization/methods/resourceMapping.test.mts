@@ -21,10 +21,10 @@ describe('getTemplateFields', () => {
 		expect(emptyFieldsNotice).toBeUndefined();
 		const template = s.store.templates.get(s.known.brandTemplateId)!;
 		expect(fields.map((field) => field.id)).toEqual(template.fields.map((field) => field.name));
-		expect(fields.find((field) => field.id === 'title')).toMatchObject({ displayName: 'Title (text, up to 60 characters)', required: true, defaultValue: 'Hello {{first_name}}!', type: 'string' });
-		expect(fields.find((field) => field.id === 'logo')).toMatchObject({ displayName: 'Logo (image: asset ID or address)', required: false });
-		expect(fields.find((field) => field.id === 'background_clip')?.displayName).toBe('Background clip (video: asset ID or address)');
-		expect(fields.find((field) => field.id === 'primary_color')).toMatchObject({ displayName: 'Primary color (color, e.g. #1A73E8)', defaultValue: '#1A73E8' });
+		expect(fields.find((field) => field.id === 'title')).toMatchObject({ displayName: 'Title (max 60 chars)', required: true, defaultValue: 'Hello {{first_name}}!', type: 'string' });
+		expect(fields.find((field) => field.id === 'logo')).toMatchObject({ displayName: 'Logo (image asset ID or URL)', required: false });
+		expect(fields.find((field) => field.id === 'background_clip')?.displayName).toBe('Background clip (video asset ID or URL)');
+		expect(fields.find((field) => field.id === 'primary_color')).toMatchObject({ displayName: 'Primary color (e.g. #1A73E8)', defaultValue: '#1A73E8' });
 		expect(fields.find((field) => field.id === 'font')?.displayName).toBe('Font (font name)');
 	});
 
@@ -85,7 +85,7 @@ describe('getTemplateFields on a service with other template-field sub-fields', 
 			const { fields } = await resourceMapping('getTemplateFields', { apiKey: 'k_123456', baseUrl: `${server.url}/v1` }, createParameters({ __rl: true, mode: 'id', value: 'tpl_1' }));
 			expect(fields.map((field) => [field.id, field.displayName])).toEqual([
 				['first_name', 'first_name'],
-				['photo', 'photo (media: asset ID or address)'],
+				['photo', 'photo (media asset ID or URL)'],
 				['shade', 'shade'],
 			]);
 			expect(queries.at(-1)).toContain('fields { id name type }');
