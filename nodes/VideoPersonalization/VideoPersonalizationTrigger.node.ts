@@ -6,7 +6,7 @@ import { fetchRestPage } from './transport/pagination';
 import type { FinalStatus } from './helpers/videoList';
 import { unplaceable, type VideoEvent } from './trigger/ledger';
 import { pollOnce } from './trigger/run';
-import type { PageSource } from './trigger/session';
+import { MIN_REQUEST_MS, type PageSource } from './trigger/session';
 import { latestFinished } from './trigger/testEvent';
 
 /** A poll reads for at most this long, then commits what it has (under the durable scheduler's 45 s). */
@@ -68,7 +68,7 @@ export class VideoPersonalizationTrigger implements INodeType {
 					path: '/videos',
 					qs: status ? { status } : {},
 					action: `list ${status ?? 'all'} videos to look for finished renders`,
-					timeoutMs: Math.max(1, Math.min(DEFAULT_TIMEOUT_MS, timeoutMs)),
+					timeoutMs: Math.min(DEFAULT_TIMEOUT_MS, Math.max(MIN_REQUEST_MS, timeoutMs)),
 				};
 				const result = await fetchRestPage(api, call, page, limit);
 				// The poll places every video by its id and created_at: one without them is an answer out of shape.

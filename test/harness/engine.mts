@@ -427,6 +427,8 @@ export interface PollOptions {
 	staticData: IDataObject;
 	mode?: WorkflowExecuteMode;
 	activation?: WorkflowActivateMode;
+	/** What n8n's scheduler gives the poll (getPollBudgetMs); the trigger reads for half of it. */
+	pollBudgetMs?: number;
 }
 
 /** One poll of the trigger through a real PollContext. Returns what it emitted (null: nothing). */
@@ -444,6 +446,8 @@ export async function pollTrigger(options: PollOptions): Promise<INodeExecutionD
 		staticData: { [`node:${node.name}`]: options.staticData },
 	});
 	const context = new PollContext(workflow, node, additionalData(helper), options.mode ?? 'trigger', options.activation ?? 'activate');
+	const budget = options.pollBudgetMs;
+	if (budget !== undefined) Object.assign(context, { getPollBudgetMs: () => budget });
 	const nodeType = nodeTypes.getByNameAndVersion(TRIGGER_TYPE, 1);
 	if (!nodeType.poll) throw new Error('the trigger has no poll()');
 	return await nodeType.poll.call(context);

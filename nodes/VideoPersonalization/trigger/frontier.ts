@@ -98,10 +98,10 @@ class Walker {
 		return { videos, ranks, total: read.total, page, limit };
 	}
 
-	/** The next window in `direction` after `previous`, sharing one of its edge videos. */
+	/** The next window in `direction` after `previous`, sharing one of its videos. */
 	async next(previous: Window, direction: Direction): Promise<Window | undefined> {
-		const edge = direction === 'newer' ? previous.videos.slice(-this.margin) : previous.videos.slice(0, this.margin);
-		const edgeIds = new Set(edge.map((video) => placeVideo(video).id));
+		// Any video of the previous window will do: a window that holds one covers from it on.
+		const edgeIds = new Set(previous.videos.map((video) => placeVideo(video).id));
 		const newer = direction === 'newer';
 		const from = newer ? previous.ranks[previous.ranks.length - 1] : previous.ranks[0];
 		// Overlaps of a tenth of a page, then more; past half a page a window would not move on.
@@ -170,6 +170,8 @@ export async function walkFrontier(
 		total = first.total;
 		if (order === 'unknown' && first.total > first.size) {
 			const last = await session.read(pageCountOf(first.total, session.pageSize));
+			// Two ends of one list only if it held still between the reads; else the next poll tries again.
+			if (last.total !== first.total) return { complete: false, order: 'unknown', total: last.total, below: ledger.below };
 			order = detectOrder([...first.items, ...last.items]);
 		}
 		if (order === 'unknown') return await readWholeList(session, ledger, goal, first);
@@ -223,6 +225,11 @@ async function walkUp(
 
 async function walkDown(walker: Walker, ledger: Ledger, goal: FrontierGoal, order: ListOrder, total: number): Promise<FrontierResult> {
 	let window = await walker.read(Math.max(0, total - 1), 'older');
+	// The list grew since its total was read: start again from its newest end, wherever it is now.
+	for (let attempt = 0; !newestEnd(window) && attempt < 5; attempt++) {
+		window = await walker.read(Math.max(0, window.total - 1), 'older');
+	}
+	if (!newestEnd(window)) return { complete: false, order, total: window.total, below: 0 };
 	let newest = Number.NEGATIVE_INFINITY;
 	for (;;) {
 		newest = Math.max(newest, apply(ledger, goal, window));

@@ -63,18 +63,19 @@ async function readRest(session: PollSession, status: string, first: ReadPage, o
 	const maxSize = first.size;
 	const margin = Math.max(1, Math.floor(maxSize / 10));
 	let end = first.items.length;
-	let tail = first.items.slice(-margin).map((video) => placeVideo(video).id);
-	let total = first.total;
+	// Any video of the last window will do as an anchor: a window that holds one covers from it on.
+	let previous = new Set(first.items.map((video) => placeVideo(video).id));
 	let back = margin;
-	while (end < total) {
+	if (end >= first.total) return true;
+	for (;;) {
 		const { page: pageNumber, size } = windowAt(Math.max(0, end - back), maxSize);
 		const page = await session.read(pageNumber, status, size);
 		observe(page);
-		total = page.total;
 		const ids = page.items.map((video) => placeVideo(video).id);
 		const reached = (pageNumber - 1) * page.size + page.items.length;
-		if (page.items.length === 0 || (reached <= end && reached >= total)) return true; // the list ended
-		if (!ids.some((id) => tail.includes(id)) || reached <= end) {
+		const anchored = ids.some((id) => previous.has(id));
+		if (anchored && reached >= page.total) return true; // the list ended
+		if (!anchored || reached <= end) {
 			// More left the list before this window than it overlaps: start further back.
 			back *= 2;
 			if (back > Math.max(end, maxSize)) return false;
@@ -82,7 +83,6 @@ async function readRest(session: PollSession, status: string, first: ReadPage, o
 		}
 		back = margin;
 		end = reached;
-		tail = ids.slice(-margin);
+		previous = new Set(ids);
 	}
-	return true;
 }

@@ -4,9 +4,12 @@ import type { RestPage } from '../transport/pagination';
 
 /** Where a poll reads from: the REST video list, optionally filtered by status. */
 export interface PageSource {
-	/** `timeoutMs`: what is left of the poll's time; a request must not outlive the poll. */
+	/** `timeoutMs`: what is left of the poll's time; a request may outlive it by a little (MIN_REQUEST_MS). */
 	page(page: number, limit: number, status: string | undefined, timeoutMs: number): Promise<RestPage>;
 }
+
+/** The shortest timeout a request of the poll gets, however little of its time is left. */
+export const MIN_REQUEST_MS = 5000;
 
 /** The page size asked for; the service may serve fewer (its `limit`), which is then used. */
 export const ASKED_PAGE_SIZE = 100;
@@ -45,7 +48,11 @@ export class PollSession {
 		const left = this.timeLeft();
 		if (left <= 0) throw new OutOfTime();
 		this.requests++;
-		const result = await this.source.page(page, limit, status, left);
+		// A request that fails after the deadline (cut short, or retried past it) ends the phase like
+		// the deadline does: the poll commits what it concluded. Before the deadline, it fails the poll.
+		const result = await this.source.page(page, limit, status, left).catch(async (error: unknown) =>
+			this.timeLeft() <= 0 ? await Promise.reject(new OutOfTime()) : await Promise.reject(error),
+		);
 		// A service that serves fewer than asked (while more remain) pages by what it serves.
 		let size = Math.min(limit, result.limit > 0 ? result.limit : limit);
 		if (result.items.length < size && page * size < result.total) size = Math.max(1, result.items.length);

@@ -164,12 +164,18 @@ export async function runSchedule(seed: number, scheduler: Scheduler, order?: Or
 	killAt = -1;
 	overlapAt = -1;
 	for (const video of model.inFlight()) model.finish(video, 'published');
-	// Until nothing is tracked any more (a backlog may take several polls), then two more.
-	const tracked = () => Object.keys(((trigger.staticData.videoTrigger as IDataObject | undefined)?.tracked ?? {}) as IDataObject).length;
-	for (let poll = 0, quiet = 0; poll < 40 && quiet < 2; poll++) {
+	// Until the trigger has caught up (a backlog may take several polls): nothing tracked and the
+	// horizon no longer moving, twice in a row.
+	const progress = () => {
+		const state = (trigger.staticData.videoTrigger ?? {}) as IDataObject;
+		return `${Object.keys((state.tracked ?? {}) as IDataObject).length}:${String(state.horizon)}:${String(state.below)}`;
+	};
+	for (let poll = 0, quiet = 0, last = ''; poll < 60 && quiet < 2; poll++) {
 		model.now += 11 * MINUTE;
 		await pollOnceMore({ faults: false });
-		quiet = trigger.activated && tracked() === 0 ? quiet + 1 : 0;
+		const now = progress();
+		quiet = trigger.activated && now.startsWith('0:') && now === last ? quiet + 1 : 0;
+		last = now;
 	}
 	const verdict = judge(model, trigger.emitted, activatedFrom, activatedAt);
 	if (process.env.TRACE_VIDEO) process.stdout.write(`${JSON.stringify(trigger.emitted.filter((event) => event.id === process.env.TRACE_VIDEO))} ${JSON.stringify(model.videos.find((video) => video.id === process.env.TRACE_VIDEO))} activated ${activatedFrom}..${activatedAt}\n`);
