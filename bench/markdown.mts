@@ -59,9 +59,11 @@ stores it, manual sandbox clock, at 1,000 / 10,000 / 100,000 videos. The seed's 
 flight, so the draft and processing lists are never empty. Per repetition: an idle poll; 50 new videos seen in
 flight by one poll, then finished before the next (that next poll is counted); 50 videos created and finished
 between two polls. Last, 50 of the seed's in-flight videos (in flight since before the first poll) finish. Every
-poll with finished videos is checked to emit exactly 50 events. The 50 new videos sit at the newest end of the list,
-which the poll reads anyway, so they cost nothing extra; videos found again by their rank cost a page each (the
-"seed's finished" column).`,
+poll with finished videos is checked to emit exactly 50 events. Then a busy account: 10,000 drafts and 8,000 renders
+in flight (0.1.0 made 184 requests per idle poll there), idle polls, then 1 and then 50 of the renders finish. An
+idle poll reads the newest end of the list and the first page of the draft and processing lists; when their counts
+say a tracked video left them, the lists are read in full in overlapping pages (the busy account's 233) and the
+videos that left are looked up where they were last seen. Recent videos sit in the window the poll reads anyway.`,
 	'rate-limit': `The sandbox's rate limiter (sandbox/README.md, "Rate limiter"): a token bucket of R requests per second holding
 at most B, refilled with wall time, \`Retry-After\` in whole seconds rounded up (so 1 s for every case here, whatever
 the real wait), rate-limit headers on (\`RateLimit-Limit\`/\`-Remaining\`/\`-Reset\`/\`-Policy\`), one bucket per API key.

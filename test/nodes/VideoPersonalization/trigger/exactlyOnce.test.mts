@@ -2,11 +2,11 @@
  * The trigger's promise, exactly once, under random schedules of a model service that changes
  * between any two requests (model.mts, schedule.mts). A failure prints its seed; replay it with
  * MODEL_SEED=<seed> npx jest test/nodes/VideoPersonalization/trigger/exactlyOnce.test.mts
- * MODEL_RUNS sets how many seeds each scheduler tries (default 600).
+ * MODEL_RUNS sets how many seeds each scheduler tries (default 1500).
  */
 import { runMany, runSchedule, type Scheduler } from './schedule.mts';
 
-const RUNS = Number(process.env.MODEL_RUNS ?? 600);
+const RUNS = Number(process.env.MODEL_RUNS ?? 1500);
 const REPLAY = process.env.MODEL_SEED === undefined ? undefined : Number(process.env.MODEL_SEED);
 
 describe.each(['legacy', 'durable'] as Scheduler[])('exactly once under the %s scheduler', (scheduler) => {
