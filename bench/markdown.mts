@@ -35,11 +35,11 @@ warm-up each (checked: 10,000 distinct ids), then interleaved repetitions with t
   shown by \`_cnd: { regex }\` conditions, patched back in memory), to show what that change saves; and, with latency
   only, our node with every page after the first in flight at once (the built module's \`PAGE_CONCURRENCY\` set at run
   time).`,
-	upload: `Asset > Upload of a 200 MiB (209.7 MB) MP4. A child process (run with \`--expose-gc\`) loads the engine, does a
+	upload: `Asset > Upload of a 200 MB (200,000,000 bytes, the largest video the service takes) MP4. A child process (run with \`--expose-gc\`) loads the engine, does a
 small warm-up upload, stores the file in n8n's binary store in filesystem mode (\`binaryItem\` with a file stream, as
 a Read File node would), settles the heap, reads its RSS (the baseline), resets the kernel's peak-RSS mark
 (\`/proc/self/clear_refs\` 5), runs the upload through the node, and reads the peak (\`VmHWM\`); a 5 ms RSS sampler
-cross-checks it. The sandbox runs in the parent and writes the upload to disk. A 20 MiB upload runs in the same run,
+cross-checks it. The sandbox runs in the parent and writes the upload to disk. A 20 MB upload runs in the same run,
 interleaved, to show the peak does not follow the file size. MB = 10^6 bytes.`,
 	create: `Video > Create for 1,000 input items (title and customer data from expressions, template by ID) vs. the HTTP
 Request node POSTing the same JSON body (\`JSON.stringify\` expression), same credential, same engine, sandbox in a

@@ -84,7 +84,8 @@ export class ServiceClient {
 	 */
 	async send(request: ServiceRequest): Promise<ApiResponse> {
 		const attempt = this.attempt(request);
-		return await sendWithRetries(this.ctx, { ...request, secrets: this.secrets }, attempt);
+		const endpoint = this.endpointOf(request);
+		return await sendWithRetries(this.ctx, { ...request, secrets: this.secrets, endpoint }, attempt);
 	}
 
 	/** A call whose answer is one JSON object (most operations). */
@@ -104,8 +105,17 @@ export class ServiceClient {
 	}
 
 	/** The NodeApiError for a failed call, with the API key kept out of every word of it. */
-	error(failure: Failure, call: CallDescription): NodeApiError {
-		return toNodeApiError(this.ctx.getNode(), failure, { ...call, secrets: this.secrets });
+	error(failure: Failure, call: CallDescription | ServiceRequest): NodeApiError {
+		const endpoint = 'idempotent' in call ? this.endpointOf(call) : undefined;
+		return toNodeApiError(this.ctx.getNode(), failure, { ...call, secrets: this.secrets, endpoint });
+	}
+
+	/** Which credential field a request's address comes from, and that address, for its errors. */
+	private endpointOf(request: ServiceRequest): CallContext['endpoint'] {
+		if (typeof this.service === 'function' || request.to === 'file') return undefined;
+		return request.to === 'graphql'
+			? { field: 'GraphQL Endpoint', url: this.service.graphqlUrl }
+			: { field: 'Base URL', url: this.service.baseUrl };
 	}
 
 	/**
