@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, 
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS, serviceClient } from './transport/client';
-import { fetchRestPage } from './transport/pagination';
+import { fetchRestPageAtServiceSize } from './transport/pagination';
 import type { FinalStatus } from './helpers/videoList';
 import { unplaceable, type VideoEvent } from './trigger/ledger';
 import { pollOnce } from './trigger/run';
@@ -70,7 +70,9 @@ export class VideoPersonalizationTrigger implements INodeType {
 					action: `list ${status ?? 'all'} videos to look for finished renders`,
 					timeoutMs: Math.min(DEFAULT_TIMEOUT_MS, Math.max(MIN_REQUEST_MS, timeoutMs)),
 				};
-				const result = await fetchRestPage(api, call, page, limit);
+				// The one page-size discovery of the package; the poll reads positions off the size served.
+				const { page: served, size } = await fetchRestPageAtServiceSize(api, call, page, limit);
+				const result = { ...served, limit: size };
 				// The poll places every video by its id and created_at: one without them is an answer out of shape.
 				for (const [index, video] of result.items.entries()) {
 					const problem = unplaceable(video);
