@@ -35,11 +35,11 @@ warm-up each (checked: 10,000 distinct ids), then interleaved repetitions with t
   shown by \`_cnd: { regex }\` conditions, patched back in memory), to show what that change saves; and, with latency
   only, our node with every page after the first in flight at once (the built module's \`PAGE_CONCURRENCY\` set at run
   time).`,
-	upload: `Asset > Upload of a 200 MiB (209.7 MB) MP4. A child process (run with \`--expose-gc\`) loads the engine, does a
+	upload: `Asset > Upload of a 200 MB (200,000,000 bytes, the largest video the service takes) MP4. A child process (run with \`--expose-gc\`) loads the engine, does a
 small warm-up upload, stores the file in n8n's binary store in filesystem mode (\`binaryItem\` with a file stream, as
 a Read File node would), settles the heap, reads its RSS (the baseline), resets the kernel's peak-RSS mark
 (\`/proc/self/clear_refs\` 5), runs the upload through the node, and reads the peak (\`VmHWM\`); a 5 ms RSS sampler
-cross-checks it. The sandbox runs in the parent and writes the upload to disk. A 20 MiB upload runs in the same run,
+cross-checks it. The sandbox runs in the parent and writes the upload to disk. A 20 MB upload runs in the same run,
 interleaved, to show the peak does not follow the file size. MB = 10^6 bytes.`,
 	create: `Video > Create for 1,000 input items (title and customer data from expressions, template by ID) vs. the HTTP
 Request node POSTing the same JSON body (\`JSON.stringify\` expression), same credential, same engine, sandbox in a
@@ -59,9 +59,11 @@ stores it, manual sandbox clock, at 1,000 / 10,000 / 100,000 videos. The seed's 
 flight, so the draft and processing lists are never empty. Per repetition: an idle poll; 50 new videos seen in
 flight by one poll, then finished before the next (that next poll is counted); 50 videos created and finished
 between two polls. Last, 50 of the seed's in-flight videos (in flight since before the first poll) finish. Every
-poll with finished videos is checked to emit exactly 50 events. The 50 new videos sit at the newest end of the list,
-which the poll reads anyway, so they cost nothing extra; videos found again by their rank cost a page each (the
-"seed's finished" column).`,
+poll with finished videos is checked to emit exactly 50 events. Then a busy account: 10,000 drafts and 8,000 renders
+in flight (0.1.0 made 184 requests per idle poll there), idle polls, then 1 and then 50 of the renders finish. An
+idle poll reads the newest end of the list and the first page of the draft and processing lists; when their counts
+say a tracked video left them, the lists are read in full in overlapping pages (the busy account's 233) and the
+videos that left are looked up where they were last seen. Recent videos sit in the window the poll reads anyway.`,
 	'rate-limit': `The sandbox's rate limiter (sandbox/README.md, "Rate limiter"): a token bucket of R requests per second holding
 at most B, refilled with wall time, \`Retry-After\` in whole seconds rounded up (so 1 s for every case here, whatever
 the real wait), rate-limit headers on (\`RateLimit-Limit\`/\`-Remaining\`/\`-Reset\`/\`-Policy\`), one bucket per API key.

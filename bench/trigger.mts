@@ -105,9 +105,43 @@ async function measureSize(videos: number): Promise<SizeResult> {
 	}
 }
 
+/** A busy account: 10,000 drafts and 8,000 renders in flight (issue 11's case; 0.1.0 made 184 requests per idle poll). */
+async function measureBusy(): Promise<{ idle: Poll[]; oneFinished: Poll; fiftyFinished: Poll }> {
+	const sandbox = await startSandbox({ quiet: true, dataset: { videos: 1000, assets: 4 } });
+	try {
+		const { store, clock } = sandbox;
+		for (const video of [...store.listVideos(undefined, { status: 'draft' }), ...store.listVideos(undefined, { status: 'processing' })]) {
+			store.setVideoOutcome(video.id, { status: video.status === 'draft' ? 'draft' : 'processing' });
+		}
+		const now = clock.now();
+		const drafts = store.addVideos(10_000, { createdAt: { from: now - 86_400_000, to: now - 3_600_000 }, finishAt: now + 1e12 });
+		for (const video of drafts) store.setVideoOutcome(video.id, { status: 'draft' });
+		const renders = store.addVideos(8000, { createdAt: { from: now - 3_600_000, to: now - 60_000 }, finishAt: now + 1e12 });
+		for (const video of renders) store.setVideoOutcome(video.id, { status: 'processing' });
+		const trigger = new Trigger(sandbox);
+		await trigger.poll();
+		const idle: Poll[] = [];
+		for (let rep = 0; rep < REPS; rep++) {
+			clock.advance(60_000);
+			idle.push(await trigger.poll());
+		}
+		clock.advance(60_000);
+		store.setVideoOutcome(renders[4000].id, { status: 'published' });
+		const oneFinished = await trigger.poll();
+		clock.advance(60_000);
+		for (const video of renders.slice(6000, 6000 + FINISHED)) store.setVideoOutcome(video.id, { status: 'published' });
+		const fiftyFinished = await trigger.poll();
+		if (oneFinished.events !== 1 || fiftyFinished.events !== FINISHED) throw new Error(`busy account: ${oneFinished.events} and ${fiftyFinished.events} events`);
+		return { idle, oneFinished, fiftyFinished };
+	} finally {
+		await sandbox.close();
+	}
+}
+
 async function main(): Promise<void> {
 	const results: SizeResult[] = [];
 	for (const size of SIZES) results.push(await measureSize(size));
+	const busy = await measureBusy();
 
 	const med = (polls: Poll[], key: keyof Poll) => median(polls.map((poll) => poll[key]));
 	const rows = results.map((result) => ({
@@ -152,6 +186,25 @@ async function main(): Promise<void> {
 			},
 		];
 	});
+	const busyIdle = Math.max(...busy.idle.map((poll) => poll.requests));
+	figures.push(
+		{
+			name: 'Trigger, 10,000 drafts + 8,000 renders in flight: requests per idle poll (max)',
+			value: busyIdle,
+			unit: '',
+			target: '<= 5',
+			met: busyIdle <= 5,
+			repetitions: REPS,
+			note: '0.1.0: 184',
+		},
+		{
+			name: 'Trigger, 10,000 drafts + 8,000 renders in flight: requests per poll, 1 / 50 finished',
+			value: busy.oneFinished.requests,
+			unit: '',
+			repetitions: 1,
+			note: `${busy.fiftyFinished.requests} for ${FINISHED} finished: the in-flight lists are read in full (overlapping pages) when their counts change`,
+		},
+	);
 	writeResults('trigger', COMMAND, figures, { title, rows }, { repetitions: REPS, finished: FINISHED, rows, results });
 }
 

@@ -1,10 +1,62 @@
 import type {
 	IAuthenticateGeneric,
+	IAuthenticateRuleResponseCode,
+	IAuthenticateRuleResponseSuccessBody,
+	IHttpRequestMethods,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
 	INodeProperties,
 } from 'n8n-workflow';
+
+// The Base URL and GraphQL Endpoint as the credential test reads them (n8n expressions; the same
+// rules as transport/config.ts, which the nodes use). An empty PROBLEM means both may get the key.
+const BASE = 'String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, "")';
+const GRAPHQL = 'String($credentials.graphqlEndpoint ?? "").trim().replace(/\\/+$/, "")';
+/** https to any host, or http to loopback; an optional port and path; no user, query or fragment. */
+const ADDRESS =
+	'/^(https:\\/\\/[^\\/?#@\\s]+|http:\\/\\/(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?)(\\/[^?#\\s]*)?$/i';
+/**
+ * What is wrong with the addresses, as a byte "%01".."%05" (see ADDRESS_PROBLEMS), or "" when
+ * nothing is. A refused address becomes the data: URL "data:,%0N": it answers at once with that
+ * one byte, no request leaves n8n, the key goes nowhere, and a responseSuccessBody rule on the
+ * answer's first byte words the problem (rule messages are fixed text; n8n hands the test an
+ * answer without a JSON content type as a Buffer).
+ */
+const PROBLEM =
+	`(${BASE} === "" ? "%01"` +
+	` : !${ADDRESS}.test(${BASE}) ? (/^http:\\/\\//i.test(${BASE}) ? "%03" : "%02")` +
+	` : !/\\/v1$/.test(${BASE}) ? "%04"` +
+	` : ${GRAPHQL} !== "" && !${ADDRESS}.test(${GRAPHQL}) ? "%05" : "")`;
+
+/** The messages for PROBLEM's bytes 1 to 5, in order. */
+const ADDRESS_PROBLEMS: string[] = [
+	'The Base URL is empty. Enter the service address ending in /v1, for example https://api.example.com/v1.',
+	'The Base URL is not a valid address. Enter the service address starting with https:// and ending in /v1, ' +
+		'without a user name, query (?) or fragment (#), for example https://api.example.com/v1.',
+	'The Base URL must use https:// so the API key is never sent in clear across a network (http:// is accepted ' +
+		'only for localhost, 127.x.x.x and [::1]). The key was not sent.',
+	'The Base URL must end in /v1 (the API version), for example https://api.example.com/v1.',
+	'The GraphQL Endpoint is not a valid address. Enter a full https:// address (http:// only for localhost) ' +
+		'without a user name, query or fragment, or leave it empty to use the Base URL followed by /graphql.',
+];
+
+const CHECK_KEY = 'Check the API Key: copy it again from the developer dashboard.';
+
+const wrongQueryAddress = (status: number): string =>
+	`Nothing takes queries at the GraphQL endpoint (${status}). If the service takes queries somewhere other than ` +
+	'the Base URL followed by /graphql, enter that address in the GraphQL Endpoint field; otherwise check the ' +
+	'Base URL: it is the service address ending in /v1.';
+
+/** Fails the test when a 2xx answer's body holds `value` at `key` (lodash path). */
+function bodyRule(key: string, value: unknown, message: string): IAuthenticateRuleResponseSuccessBody {
+	return { type: 'responseSuccessBody', properties: { key, value, message } };
+}
+
+/** Fails the test with `message` when the answer has this status. */
+function statusRule(value: number, message: string): IAuthenticateRuleResponseCode {
+	return { type: 'responseCode', properties: { value, message } };
+}
 
 /**
  * Bearer API key for the Video Personalization Service (docs/service-facts.md, "Addresses and the key").
@@ -98,43 +150,48 @@ export class VideoPersonalizationApi implements ICredentialType {
 		},
 	};
 
-	// One cheap authenticated call: the first video of the first page.
+	// One cheap authenticated query, where the operations send theirs: the GraphQL Endpoint, or
+	// the Base URL followed by /graphql (which checks the Base URL too). A credential test can
+	// make only one request; see README "Credentials" for what it proves.
 	test: ICredentialTestRequest = {
 		request: {
-			// Only a Base URL that passes the checks gets the key; anything else becomes an address
-			// that fails before connecting (the notices above say what is wrong).
-			baseURL:
-				'={{ /^(https:\\/\\/[^\\/?#@\\s]+|http:\\/\\/(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?)' +
-				'(\\/[^?#\\s]*)?\\/v1\\/*$/i.test(String($credentials.baseUrl ?? "").trim())' +
-				' ? String($credentials.baseUrl).trim().replace(/\\/+$/, "") : "invalid-base-url" }}',
-			url: '/videos',
-			qs: { limit: 1 },
+			method: `={{ ${PROBLEM} === "" ? "POST" : "GET" }}` as IHttpRequestMethods,
+			// A refused address never gets the key: it becomes a data: URL (PROBLEM above).
+			url: `={{ ${PROBLEM} === "" ? (${GRAPHQL} || ${BASE} + "/graphql") : "data:," + ${PROBLEM} }}`,
+			body: { query: 'query CredentialTest { viewer { __typename } }' },
 			disableFollowRedirect: true,
 		},
+		// n8n's CredentialsTester reads both kinds of rule from one list (status rules when the
+		// answer is an error, body rules on a 2xx answer); the declared type allows one kind per list.
 		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message: 'The service rejected the API key (401). Check the API Key: copy it again from the developer dashboard.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message: 'The API key is valid but may not list videos (403). Use a key of a user with access to videos.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message:
-						'Nothing answers at <Base URL>/videos (404). Check the Base URL: it is the service address ' +
-						'ending in /v1.',
-				},
-			},
-		],
+			...ADDRESS_PROBLEMS.map((message, index) => bodyRule('0', index + 1, message)),
+			statusRule(401, `The service rejected the API key (401). ${CHECK_KEY}`),
+			bodyRule('errors[0].extensions.code', 'UNAUTHENTICATED', `The service rejected the API key. ${CHECK_KEY}`),
+			statusRule(
+				403,
+				'The API key is valid but may not send queries (403). Use the key of a user with API access.',
+			),
+			...[404, 405].map((status) => statusRule(status, wrongQueryAddress(status))),
+			...[301, 302, 303, 307, 308].map((status) =>
+				statusRule(
+					status,
+					`The GraphQL endpoint redirects to another address (${status}); the API key is never sent on. ` +
+						'Enter the final address in the GraphQL Endpoint field (or the Base URL).',
+				),
+			),
+			...[500, 502, 503, 504].map((status) =>
+				statusRule(
+					status,
+					`The service failed to answer the test query (${status}). Try again later; if it persists, check ` +
+						'the GraphQL Endpoint and Base URL.',
+				),
+			),
+			bodyRule(
+				'data.viewer.__typename',
+				undefined,
+				'The GraphQL endpoint answered, but not with a query result. Set the GraphQL Endpoint field to ' +
+					"the service's query address (empty means the Base URL followed by /graphql).",
+			),
+		] as unknown as IAuthenticateRuleResponseCode[],
 	};
 }

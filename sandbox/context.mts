@@ -20,4 +20,6 @@ export interface AppContext {
 	/** Set once the CDN listens. */
 	cdnUrl: string;
 	log: (message: string) => void;
+	/** Tests only: runs before each API request is handled, to change the data between two requests. */
+	beforeRequest?: (request: { method: string; path: string; query: URLSearchParams }) => void | Promise<void>;
 }

@@ -55,6 +55,8 @@ export interface Sandbox {
 		level(authorization?: string): number | undefined;
 	};
 	setListOrder(order: ListOrder): void;
+	/** Tests only: `hook` runs before each API request is handled (undefined removes it). */
+	beforeRequest(hook: AppContext['beforeRequest']): void;
 	requests: { log: RequestRecord[]; clear(): void; count(match?: RequestMatch): number };
 	store: Store;
 	/** Ids and names of the fixed seeded entities (same as store.known). */
@@ -182,6 +184,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			counters: () => rateLimiter.counters(),
 			resetCounters: () => rateLimiter.resetCounters(),
 			level: (authorization) => rateLimiter.level(authorization),
+		},
+		beforeRequest: (hook) => {
+			app.beforeRequest = hook;
 		},
 		setListOrder: (order) => {
 			store.listOrder = order;

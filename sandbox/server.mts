@@ -41,6 +41,7 @@ export async function handleApi(app: AppContext, info: () => unknown, req: Incom
 
 	let response: ApiResponse;
 	try {
+		await app.beforeRequest?.({ method, path, query: url.searchParams });
 		response = await routeApi(app, req, url);
 	} catch (e) {
 		response = errorResponse(e, isGraphql);

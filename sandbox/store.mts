@@ -181,8 +181,9 @@ export interface ResolvedRender {
 
 export const DEFAULT_RENDER: ResolvedRender = { queueMs: 2_000, minMs: 10_000, maxMs: 30_000, failureShare: 0.1 };
 
-const MiB = 1024 * 1024;
-export const DEFAULT_UPLOAD_LIMITS: Record<AssetType, number> = { image: 10 * MiB, video: 200 * MiB, audio: 50 * MiB };
+/** The spec's limits are decimal megabytes: 10 MB = 10,000,000 bytes. */
+const MB = 1_000_000;
+export const DEFAULT_UPLOAD_LIMITS: Record<AssetType, number> = { image: 10 * MB, video: 200 * MB, audio: 50 * MB };
 
 export interface AddVideosOptions {
 	/** Default: the primary brand. */

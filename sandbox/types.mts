@@ -53,7 +53,7 @@ export interface SandboxOptions {
 	render?: RenderOptions;
 	listOrder?: ListOrder;
 	graphql?: GraphqlOptions;
-	/** Upload size limits in bytes (defaults: the spec's 10/200/50 MiB). For tests of the limit logic. */
+	/** Upload size limits in bytes (defaults: the spec's 10/200/50 MB, decimal). For tests of the limit logic. */
 	uploadLimits?: UploadLimits;
 	dataDir?: string;
 	/** Folder of the media fixtures; default <cwd>/sandbox/media. */

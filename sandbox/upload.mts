@@ -37,7 +37,7 @@ function isAssetType(value: string | undefined): value is AssetType {
 }
 
 function formatLimitMessage(type: AssetType, limit: number): string {
-	const size = limit % MiB === 0 ? `${limit / MiB} MB` : `${limit} bytes`;
+	const size = limit % 1_000_000 === 0 ? `${limit / 1_000_000} MB` : `${limit} bytes`;
 	return `File too large: ${type} files may be at most ${size} (${limit} bytes)`;
 }
 

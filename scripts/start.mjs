@@ -103,7 +103,8 @@ async function main() {
 	log(`Sandbox: ${sandbox.info.baseUrl} (CDN ${sandbox.info.cdnUrl}; renders take 4-9 s)`);
 
 	const n8nLog = join(home, 'n8n.log');
-	const env = n8nEnv(runtime, { userFolder: home, port, brokerPort: await freePort() });
+	// Community nodes as AI-agent tools (the MCP example: README, "As tools for AI agents").
+	const env = n8nEnv(runtime, { userFolder: home, port, brokerPort: await freePort(), extra: { N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true' } });
 	log(`Starting n8n ${N8N_VERSION} on Node ${runtime.version} (log: ${n8nLog})`);
 	const n8n = startN8nProcess(runtime, env, n8nLog);
 	children.push(n8n);

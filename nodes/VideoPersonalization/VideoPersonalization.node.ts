@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { nodeProperties } from './actions/registry';
 import { router } from './actions/router';
 import { searchAssets, searchTemplates } from './methods/listSearch';
+import { getTemplateFields } from './methods/resourceMapping';
 
 export class VideoPersonalization implements INodeType {
 	description: INodeTypeDescription = {
@@ -11,7 +12,9 @@ export class VideoPersonalization implements INodeType {
 		name: 'videoPersonalization',
 		icon: { light: 'file:videoPersonalization.svg', dark: 'file:videoPersonalization.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 2: Create's Customer Data starts with the template's own fields (Template Fields).
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
 			'Create personalized videos from templates and customer data, and manage assets, templates, users ' +
@@ -26,6 +29,7 @@ export class VideoPersonalization implements INodeType {
 
 	methods = {
 		listSearch: { searchTemplates, searchAssets },
+		resourceMapping: { getTemplateFields },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -1,12 +1,18 @@
 import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { serviceClient } from './transport/client';
-import { fetchRestPage } from './transport/pagination';
+import { DEFAULT_TIMEOUT_MS, serviceClient } from './transport/client';
+import { fetchRestPageAtServiceSize } from './transport/pagination';
 import type { FinalStatus } from './helpers/videoList';
-import { type PageSource, type VideoEvent, VideoPoll } from './trigger/poll';
-import { readState, writeState } from './trigger/state';
+import { unplaceable, type VideoEvent } from './trigger/ledger';
+import { pollOnce } from './trigger/run';
+import { MIN_REQUEST_MS, type PageSource } from './trigger/session';
 import { latestFinished } from './trigger/testEvent';
+
+/** A poll reads for at most this long, then commits what it has (under the durable scheduler's 45 s). */
+const MAX_POLL_MS = 40_000;
+/** The lease outlasts the poll's reading time by this much: requests sent just before it ends. */
+const LEASE_MARGIN_MS = 10 * 60_000;
 
 const EVENT_NAMES: Record<FinalStatus, string> = {
 	published: 'video.published',
@@ -57,31 +63,53 @@ export class VideoPersonalizationTrigger implements INodeType {
 		}
 		const api = await serviceClient(this);
 		const source: PageSource = {
-			page: async (page, limit, status) =>
-				await fetchRestPage(
-					api,
-					{ path: '/videos', qs: status ? { status } : {}, action: `list ${status ?? 'all'} videos to look for finished renders` },
-					page,
-					limit,
-				),
+			page: async (page, limit, status, timeoutMs) => {
+				const call = {
+					path: '/videos',
+					qs: status ? { status } : {},
+					action: `list ${status ?? 'all'} videos to look for finished renders`,
+					timeoutMs: Math.min(DEFAULT_TIMEOUT_MS, Math.max(MIN_REQUEST_MS, timeoutMs)),
+				};
+				// The one page-size discovery of the package; the poll reads positions off the size served.
+				const { page: served, size } = await fetchRestPageAtServiceSize(api, call, page, limit);
+				const result = { ...served, limit: size };
+				// The poll places every video by its id and created_at: one without them is an answer out of shape.
+				for (const [index, video] of result.items.entries()) {
+					const problem = unplaceable(video);
+					if (problem) throw api.error({ kind: 'shape', detail: `data[${index}]: ${problem}` }, call);
+				}
+				return result;
+			},
 		};
 
 		if (this.getMode() === 'manual') {
 			// "Fetch Test Event": the latest matching video, so fields can be mapped; no state changes.
-			const latest = await latestFinished(source, events);
+			const latest = await latestFinished(source, events, DEFAULT_TIMEOUT_MS);
 			if (!latest) return null;
 			return [[toItem({ status: latest.status as FinalStatus, video: latest })]];
 		}
 
-		const staticData = this.getWorkflowStaticData('node');
-		const budgetMs = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : 5 * 60_000;
-		const started = Date.now();
-		const result = await new VideoPoll(source, readState(staticData as IDataObject), started + budgetMs / 2, () => Date.now()).run();
-		for (const id of result.lost) {
+		// n8n's durable scheduler gives a poll 45 s; the default one gives a budget in 2.41.
+		const budgetMs = Math.min(
+			MAX_POLL_MS,
+			typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() / 2 : MAX_POLL_MS,
+		);
+		const run = await pollOnce({
+				key: `${this.getWorkflow().id ?? ''}:${this.getNode().id ?? this.getNode().name}`,
+				staticData: this.getWorkflowStaticData('node') as IDataObject,
+				source,
+				now: () => Date.now(),
+				budgetMs,
+			leaseMarginMs: LEASE_MARGIN_MS,
+		});
+		if (run.status !== 'done') {
+			this.logger.debug(`Video Personalization Trigger: poll skipped (${run.status === 'busy' ? 'the previous poll is still running' : 'superseded'})`);
+			return null;
+		}
+		for (const id of run.outcome.lost) {
 			this.logger.warn(`Video Personalization Trigger: video "${id}" left the render queue and could not be found again (deleted?)`);
 		}
-		writeState(staticData as IDataObject, result.state);
-		const items = result.events.filter((event) => events.includes(event.status)).map(toItem);
+		const items = run.outcome.events.filter((event) => events.includes(event.status)).map(toItem);
 		return items.length > 0 ? [items] : null;
 	}
 }

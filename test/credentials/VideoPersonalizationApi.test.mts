@@ -15,9 +15,26 @@ describe('Video Personalization API credential', () => {
 	let server: TestServer;
 
 	beforeAll(async () => {
+		// REST under /v1, queries at /v1/graphql and (a service that takes them elsewhere) /q/graphql;
+		// /html/graphql answers a web page with 200, /gql-errors/graphql a GraphQL error with 200.
 		server = await startTestServer((request, response) => {
-			if (!request.url.startsWith('/v1/videos')) return sendJson(response, 404, { message: 'no such route' });
+			const route = request.url.split('?')[0];
+			const isQuery = route === '/v1/graphql' || route === '/q/graphql';
+			if (!route.startsWith('/v1/videos') && !isQuery && route !== '/html/graphql' && route !== '/gql-errors/graphql') {
+				return sendJson(response, 404, { message: 'no such route' });
+			}
+			if (route === '/gql-errors/graphql') {
+				return sendJson(response, 200, { data: null, errors: [{ message: 'no key', extensions: { code: 'UNAUTHENTICATED' } }] });
+			}
 			if (request.headers.authorization !== `Bearer ${KEY}`) return sendJson(response, 401, { message: 'bad key' });
+			if (route === '/html/graphql') {
+				response.writeHead(200, { 'content-type': 'text/html' });
+				return response.end('<html><body>Welcome</body></html>');
+			}
+			if (isQuery) {
+				if (request.method !== 'POST') return sendJson(response, 405, { message: 'POST only' });
+				return sendJson(response, 200, { data: { viewer: { __typename: 'Viewer' } } });
+			}
 			sendJson(response, 200, emptyList);
 		});
 	});
@@ -35,22 +52,57 @@ describe('Video Personalization API credential', () => {
 		expect(server.requests[0].url).toBe('/v1/videos?page=1&limit=100');
 	});
 
-	it('passes its test with a good key and base URL', async () => {
+	it('passes its test with one cheap query where the operations send theirs', async () => {
 		const result = await testCredential({ apiKey: KEY, baseUrl: `${server.url}/v1/` });
 		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
-		expect(server.requests.map((request) => request.url)).toEqual(['/v1/videos?limit=1']);
+		expect(server.requests.map((request) => `${request.method} ${request.url}`)).toEqual(['POST /v1/graphql']);
 		expect(server.requests[0].headers.authorization).toBe(`Bearer ${KEY}`);
+		expect(JSON.parse(server.requests[0].body)).toEqual({ query: 'query CredentialTest { viewer { __typename } }' });
+
+		const elsewhere = await testCredential({ apiKey: KEY, baseUrl: `${server.url}/v1`, graphqlEndpoint: `${server.url}/q/graphql/` });
+		expect(elsewhere).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(server.requests.at(-1)?.url).toBe('/q/graphql');
 	});
 
-	it('tells a bad key apart from a bad URL', async () => {
+	it('fails a GraphQL Endpoint left at its default on a service that takes queries elsewhere, naming the field', async () => {
+		const result = await testCredential({ apiKey: KEY, baseUrl: `${server.url}/q/v1` });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^Nothing takes queries at the GraphQL endpoint \(404\)/);
+		expect(result.message).toContain('GraphQL Endpoint field');
+		expect(result.message).not.toMatch(/API key|record|ID or name/);
+	});
+
+	it('tells a bad key apart from a bad address, whether the key is refused with 401 or a GraphQL error', async () => {
 		const badKey = await testCredential({ apiKey: 'wrong', baseUrl: `${server.url}/v1` });
-		expect(badKey.status).toBe('Error');
-		expect(badKey.message).toMatch(/rejected the API key \(401\)/);
+		expect(badKey).toEqual({ status: 'Error', message: expect.stringMatching(/rejected the API key \(401\)/) });
+
+		const inBody = await testCredential({ apiKey: KEY, baseUrl: `${server.url}/v1`, graphqlEndpoint: `${server.url}/gql-errors/graphql` });
+		expect(inBody).toEqual({ status: 'Error', message: expect.stringMatching(/^The service rejected the API key\. Check the API Key/) });
 
 		const badPath = await testCredential({ apiKey: KEY, baseUrl: `${server.url}/api/v1` });
 		expect(badPath.status).toBe('Error');
-		expect(badPath.message).toMatch(/Check the Base URL/);
+		expect(badPath.message).toMatch(/check the Base URL/);
 		expect(badPath.message).not.toMatch(/API key/);
+	});
+
+	it('fails an address that answers a web page instead of a query result', async () => {
+		const result = await testCredential({ apiKey: KEY, baseUrl: `${server.url}/v1`, graphqlEndpoint: `${server.url}/html/graphql` });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^The GraphQL endpoint answered, but not with a query result\. Set the GraphQL Endpoint field/);
+	});
+
+	it.each([
+		['an empty Base URL', { baseUrl: '  ' }, /^The Base URL is empty\./],
+		['a Base URL that is not an address', { baseUrl: 'api example com' }, /^The Base URL is not a valid address\./],
+		['a Base URL with a user name', { baseUrl: 'https://me:pw@api.example.com/v1' }, /^The Base URL is not a valid address\./],
+		['a plain-http remote Base URL', { baseUrl: 'http://api.example.com/v1' }, /^The Base URL must use https:\/\/.*The key was not sent\./],
+		['a Base URL without /v1', { baseUrl: 'https://api.example.com/v2' }, /^The Base URL must end in \/v1/],
+		['a GraphQL Endpoint that is not an address', { baseUrl: 'https://api.example.com/v1', graphqlEndpoint: 'graphql' }, /^The GraphQL Endpoint is not a valid address\./],
+		['a plain-http remote GraphQL Endpoint', { baseUrl: 'https://api.example.com/v1', graphqlEndpoint: 'http://q.example.com/graphql' }, /^The GraphQL Endpoint is not a valid address\./],
+	])('answers %s with a sentence, without sending the key anywhere', async (_case, addresses, message) => {
+		const result = await testCredential({ apiKey: KEY, ...addresses });
+		expect(result).toEqual({ status: 'Error', message: expect.stringMatching(message) });
+		expect(server.requests).toHaveLength(0);
 	});
 
 	// One table for the three places the Base URL is checked: the notices in the credential
@@ -80,7 +132,7 @@ describe('Video Personalization API credential', () => {
 		if (expected.valid) {
 			expect(result.status).toBe('OK');
 		} else {
-			expect(result).toEqual({ status: 'Error', message: 'Invalid URL' });
+			expect(result).toEqual({ status: 'Error', message: expect.stringMatching(/^The Base URL (must|is not)/) });
 			expect(server.requests).toHaveLength(0);
 		}
 		expect(allText(result)).not.toContain(KEY);

@@ -163,7 +163,15 @@ describe('example workflows in a real n8n', { timeout: 20 * 60_000 }, () => {
 		assert.equal(stored.status, 'published');
 		assert.equal(stored.title, 'Welcome, Ana!');
 		assert.equal(stored.templateId, 'tpl_stock_welcome');
-		assert.deepEqual(stored.customerData, { first_name: 'Ana', last_name: 'García', company: 'Northwind Coffee' });
+		// Template Fields (resource mapper) beside keys of its own; fields left empty stay out.
+		assert.deepEqual(stored.customerData, {
+			title: 'Welcome, Ana!',
+			subtitle: 'Northwind Coffee is on board',
+			primary_color: '#0B6E4F',
+			first_name: 'Ana',
+			last_name: 'García',
+			company: 'Northwind Coffee',
+		});
 		assert.ok(stored.createdAt >= testStarted, 'the video was created by this run');
 
 		assert.equal(output(result, 'Published?', 1).length, 0, 'nothing on the "render failed" branch');

@@ -32,6 +32,7 @@ import {
 	type INodeCredentialTestResult,
 	type INodeExecutionData,
 	type INodeListSearchResult,
+	type ResourceMapperFields,
 	type INodeParameters,
 	type INodeType,
 	type INodeTypes,
@@ -345,6 +346,14 @@ export async function binaryItem(
  * Runs the credential's test the way n8n's CredentialsTester does: the declarative request
  * through RoutingNode, then the credential's response-code rules.
  */
+/** lodash's get for the paths credential rules use (`a.b[0].c`). */
+function valueAtPath(value: unknown, path: string): unknown {
+	return path
+		.replace(/\[(\d+)\]/g, '.$1')
+		.split('.')
+		.reduce<unknown>((current, key) => (current !== null && typeof current === 'object' ? (current as Record<string, unknown>)[key] : undefined), value);
+}
+
 export async function testCredential(data: ICredentialDataDecryptedObject): Promise<INodeCredentialTestResult> {
 	const type = await credentialType();
 	const helper = new HarnessCredentialsHelper(type, data);
@@ -386,8 +395,9 @@ export async function testCredential(data: ICredentialDataDecryptedObject): Prom
 	);
 	const decrypted = await helper.getDecrypted();
 	const routingNode = new RoutingNode(context, nodeType, { id: 'harness', name: 'Harness', type: CREDENTIAL_TYPE, data: decrypted });
+	let response: Awaited<ReturnType<RoutingNode['runNode']>>;
 	try {
-		await routingNode.runNode();
+		response = await routingNode.runNode();
 	} catch (caught) {
 		const error = caught as Error & { cause?: { response?: { status: number; statusText?: string }; code?: string } };
 		const status = error.cause?.response?.status;
@@ -405,6 +415,12 @@ export async function testCredential(data: ICredentialDataDecryptedObject): Prom
 		}
 		return { status: 'Error', message: error.message };
 	}
+	// As n8n's CredentialsTester: a 2xx answer still fails on a responseSuccessBody rule.
+	for (const rule of testRequest.rules ?? []) {
+		if (rule.type !== 'responseSuccessBody') continue;
+		const json = response?.[0]?.[0]?.json;
+		if (valueAtPath(json, rule.properties.key) === rule.properties.value) return { status: 'Error', message: rule.properties.message };
+	}
 	return { status: 'OK', message: 'Connection successful!' };
 }
 
@@ -415,6 +431,8 @@ export interface PollOptions {
 	staticData: IDataObject;
 	mode?: WorkflowExecuteMode;
 	activation?: WorkflowActivateMode;
+	/** What n8n's scheduler gives the poll (getPollBudgetMs); the trigger reads for half of it. */
+	pollBudgetMs?: number;
 }
 
 /** One poll of the trigger through a real PollContext. Returns what it emitted (null: nothing). */
@@ -432,6 +450,8 @@ export async function pollTrigger(options: PollOptions): Promise<INodeExecutionD
 		staticData: { [`node:${node.name}`]: options.staticData },
 	});
 	const context = new PollContext(workflow, node, additionalData(helper), options.mode ?? 'trigger', options.activation ?? 'activate');
+	const budget = options.pollBudgetMs;
+	if (budget !== undefined) Object.assign(context, { getPollBudgetMs: () => budget });
 	const nodeType = nodeTypes.getByNameAndVersion(TRIGGER_TYPE, 1);
 	if (!nodeType.poll) throw new Error('the trigger has no poll()');
 	return await nodeType.poll.call(context);
@@ -452,6 +472,24 @@ export async function listSearch(
 	const search = nodeTypes.getByNameAndVersion(NODE_TYPE, 1).methods?.listSearch?.[method];
 	if (!search) throw new Error(`the node has no listSearch method "${method}"`);
 	return await search.call(context, filter, paginationToken);
+}
+
+/** A node's resource mapper method called as the editor calls it, with the node's current parameters. */
+export async function resourceMapping(
+	method: string,
+	credentials: ICredentialDataDecryptedObject,
+	parameters: INodeParameters,
+): Promise<ResourceMapperFields> {
+	const { nodeTypes } = await engine();
+	const helper = new HarnessCredentialsHelper(await credentialType(), credentials);
+	const node = harnessNode('node-in-editor', 'Video Personalization', NODE_TYPE, parameters);
+	const workflow = new Workflow({ id: 'wf-editor', nodes: [node], connections: {}, active: false, nodeTypes });
+	const data = additionalData(helper);
+	data.currentNodeParameters = parameters;
+	const context = new LoadOptionsContext(workflow, node, data, 'parameters.templateFields');
+	const mapping = nodeTypes.getByNameAndVersion(NODE_TYPE, 1).methods?.resourceMapping?.[method];
+	if (!mapping) throw new Error(`the node has no resourceMapping method "${method}"`);
+	return await mapping.call(context);
 }
 
 /** Every string in a value, deeply, for checks such as "the key appears nowhere". */

@@ -200,7 +200,15 @@ describe('the package in n8n queue mode (main + 2 workers, PostgreSQL, Redis)', 
 		assert.ok(stored, `the sandbox has no video ${id}`);
 		assert.equal(stored.status, 'published');
 		assert.equal(stored.templateId, 'tpl_stock_welcome');
-		assert.deepEqual(stored.customerData, { first_name: 'Ana', last_name: 'García', company: 'Northwind Coffee' });
+		// Template Fields (resource mapper) beside keys of its own; fields left empty stay out.
+		assert.deepEqual(stored.customerData, {
+			title: 'Welcome, Ana!',
+			subtitle: 'Northwind Coffee is on board',
+			primary_color: '#0B6E4F',
+			first_name: 'Ana',
+			last_name: 'García',
+			company: 'Northwind Coffee',
+		});
 		assert.equal(output(execution, 'Published?', 1).length, 0, 'nothing on the "render failed" branch');
 		assert.deepEqual(output(execution, 'CRM update (video URL)').map((item) => item.json), [
 			{

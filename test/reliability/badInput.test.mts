@@ -9,7 +9,7 @@ import { binaryItem, runNode } from '../harness/engine.mts';
 import { credentialsFor, useSandbox } from '../harness/fixtures.mts';
 
 const sandbox = useSandbox();
-const MIB = 1024 * 1024;
+const MB = 1_000_000;
 
 interface BadCase {
 	name: string;
@@ -94,8 +94,8 @@ const cases: BadCase[] = [
 	{ name: 'an item without binary data', resource: 'asset', operation: 'upload', parameters: () => ({}), items: async () => [await file('a.png', 'image/png'), { json: { fail: true } }], message: /^Input Binary Field: the input item has no binary field "data"/, description: /has no binary data/ },
 	{ name: 'a format the service does not take', resource: 'asset', operation: 'upload', parameters: () => ({}), items: () => threeFiles(['deck.pdf', 'application/pdf']), message: /^Input Binary Field: "deck\.pdf" \(application\/pdf\) is not a format the service accepts/ },
 	{ name: 'a video declared as an image', resource: 'asset', operation: 'upload', parameters: () => ({ assetType: '={{ $json.fail ? "image" : "auto" }}' }), items: () => threeFiles(['clip.mp4', 'video/mp4']), message: /^Type: "clip\.mp4" \(video\/mp4\) is MP4, which is not an image format/ },
-	{ name: 'an image over 10 MB', resource: 'asset', operation: 'upload', parameters: () => ({}), items: () => threeFiles(['huge.jpg', 'image/jpeg', 10 * MIB + 1]), message: /^Input Binary Field: "huge\.jpg" \(image\/jpeg\) is 10\.0 MB; image files may be at most 10 MB/ },
-	{ name: 'audio over 50 MB', resource: 'asset', operation: 'upload', parameters: () => ({}), items: () => threeFiles(['talk.mp3', 'audio/mpeg', 50 * MIB + 1]), message: /"talk\.mp3" \(audio\/mpeg\) is 50\.0 MB; audio files may be at most 50 MB/ },
+	{ name: 'an image over 10 MB', resource: 'asset', operation: 'upload', parameters: () => ({}), items: () => threeFiles(['huge.jpg', 'image/jpeg', 10 * MB + 1]), message: /^Input Binary Field: "huge\.jpg" \(image\/jpeg\) is 10\.0 MB; image files may be at most 10 MB/ },
+	{ name: 'audio over 50 MB', resource: 'asset', operation: 'upload', parameters: () => ({}), items: () => threeFiles(['talk.mp3', 'audio/mpeg', 50 * MB + 1]), message: /"talk\.mp3" \(audio\/mpeg\) is 50\.0 MB; audio files may be at most 50 MB/ },
 	{ name: 'an empty file', resource: 'asset', operation: 'upload', parameters: () => ({}), items: () => threeFiles(['void.png', 'image/png', 0]), message: /^Input Binary Field: "void\.png" \(image\/png\) is empty/ },
 	{ name: 'an unknown asset type', resource: 'asset', operation: 'upload', parameters: () => ({ assetType: '={{ $json.fail ? "document" : "auto" }}' }), items: () => threeFiles(), message: /^Type: must be auto, image, video or audio, got "document"/ },
 	{ name: 'a name that is not text', resource: 'asset', operation: 'upload', parameters: () => ({ name: '={{ $json.fail ? 42 : "ok" }}' }), items: () => threeFiles(), message: /^Name: must be text, got 42/ },

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../sandbox/index.mts';
-import { api, http, type Json, MiB, pngBytes, streamUpload, upload, wavBytes } from './helpers.mts';
+import { api, http, type Json, MB, MiB, pngBytes, streamUpload, upload, wavBytes } from './helpers.mts';
 
 interface Asset {
 	id: string;
@@ -330,13 +330,13 @@ describe('upload', () => {
 		expect(r.status).toBe(401);
 	});
 
-	test('image limit: exactly 10 MiB → 201; 10 MiB + 1 byte → 413 and no partial file left', async () => {
+	test('image limit (decimal MB): exactly 10,000,000 bytes → 201; one byte more → 413 and no partial file left', async () => {
 		const url = `${sb.baseUrl}/assets`;
-		const ok = await streamUpload(url, sb.keys.user, { name: 'Exact', type: 'image' }, { filename: 'big.jpg', contentType: 'image/jpeg', size: 10 * MiB });
+		const ok = await streamUpload(url, sb.keys.user, { name: 'Exact', type: 'image' }, { filename: 'big.jpg', contentType: 'image/jpeg', size: 10 * MB });
 		expect(ok.status).toBe(201);
-		expect(JSON.parse(ok.body ?? '{}')).toMatchObject({ size: 10 * MiB });
+		expect(JSON.parse(ok.body ?? '{}')).toMatchObject({ size: 10 * MB });
 		const filesBefore = (await uploadFiles()).length;
-		const over = await streamUpload(url, sb.keys.user, { name: 'Over', type: 'image' }, { filename: 'big.jpg', contentType: 'image/jpeg', size: 10 * MiB + 1 });
+		const over = await streamUpload(url, sb.keys.user, { name: 'Over', type: 'image' }, { filename: 'big.jpg', contentType: 'image/jpeg', size: 10 * MB + 1 });
 		expect(over.status).toBe(413);
 		expect(JSON.parse(over.body ?? '{}').error).toMatchObject({ status: 413, code: 'payload_too_large' });
 		expect((await uploadFiles()).length).toBe(filesBefore);
@@ -346,7 +346,7 @@ describe('upload', () => {
 		const boundary = 'b0undary';
 		const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="x.png"\r\nContent-Type: image/png\r\n\r\n`;
 		const tail = `\r\n--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n--${boundary}\r\nContent-Disposition: form-data; name="type"\r\n\r\nimage\r\n--${boundary}--\r\n`;
-		const body = Buffer.concat([Buffer.from(head), Buffer.alloc(10 * MiB + 10), Buffer.from(tail)]);
+		const body = Buffer.concat([Buffer.from(head), Buffer.alloc(10 * MB + 10), Buffer.from(tail)]);
 		const r = await http(`${sb.baseUrl}/assets`, {
 			method: 'POST',
 			headers: { authorization: `Bearer ${sb.keys.user}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
@@ -366,8 +366,8 @@ describe('upload', () => {
 		expect((await uploadFiles()).length).toBe(filesBefore);
 	});
 
-	test('audio limit: 50 MiB + 1 byte → 413', async () => {
-		const r = await streamUpload(`${sb.baseUrl}/assets`, sb.keys.user, { name: 'Long', type: 'audio' }, { filename: 'long.mp3', contentType: 'audio/mpeg', size: 50 * MiB + 1 });
+	test('audio limit: 50 MB + 1 byte → 413', async () => {
+		const r = await streamUpload(`${sb.baseUrl}/assets`, sb.keys.user, { name: 'Long', type: 'audio' }, { filename: 'long.mp3', contentType: 'audio/mpeg', size: 50 * MB + 1 });
 		expect(r.status).toBe(413);
 		expect(JSON.parse(r.body ?? '{}').error.message).toContain('50 MB');
 	});
@@ -386,6 +386,6 @@ describe('upload limits are configurable (to test the video limit without 200 MB
 		expect((await streamUpload(url, small.keys.user, { name: 'v', type: 'video' }, { ...file, size: MiB })).status).toBe(201);
 		expect((await streamUpload(url, small.keys.user, { name: 'v', type: 'video' }, { ...file, size: MiB + 1 })).status).toBe(413);
 		// The spec limits are the defaults.
-		expect(sb.store.uploadLimits).toEqual({ image: 10 * MiB, video: 200 * MiB, audio: 50 * MiB });
+		expect(sb.store.uploadLimits).toEqual({ image: 10_000_000, video: 200_000_000, audio: 50_000_000 });
 	});
 });

@@ -179,3 +179,5 @@ export function wavBytes(seconds: number): Buffer {
 }
 
 export const MiB = 1024 * 1024;
+/** The spec's MB (upload limits): decimal. */
+export const MB = 1_000_000;

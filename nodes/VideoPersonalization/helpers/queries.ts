@@ -125,7 +125,7 @@ export const TEMPLATE_ID_QUERY = `query TemplateIdByName($criteria: VideoTemplat
 
 /** A page of templates by name, for the Template picker. */
 export const TEMPLATE_SEARCH_QUERY = `query TemplateSearch($filter: VideoTemplateListFilterInput!) {
-  viewer { videoTemplates(filter: $filter) { items { id name templateType } page pages } }
+  viewer { videoTemplates(filter: $filter) { items { id name templateType } total page limit pages } }
 }`;
 
 /** Variables switching each field on or off; no selection means every field. */

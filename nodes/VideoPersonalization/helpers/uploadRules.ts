@@ -14,11 +14,12 @@ interface TypeRule {
 	formats: Format[];
 }
 
-const MIB = 1024 * 1024;
+/** The spec's "MB" is decimal: 10 MB = 10,000,000 bytes. */
+const MB = 1_000_000;
 
 export const ASSET_RULES: Record<AssetType, TypeRule> = {
 	image: {
-		maxBytes: 10 * MIB,
+		maxBytes: 10 * MB,
 		limitLabel: '10 MB',
 		formats: [
 			{ label: 'JPG', mimeTypes: ['image/jpeg', 'image/jpg', 'image/pjpeg'], extensions: ['jpg', 'jpeg'] },
@@ -28,7 +29,7 @@ export const ASSET_RULES: Record<AssetType, TypeRule> = {
 		],
 	},
 	video: {
-		maxBytes: 200 * MIB,
+		maxBytes: 200 * MB,
 		limitLabel: '200 MB',
 		formats: [
 			{ label: 'MP4', mimeTypes: ['video/mp4'], extensions: ['mp4', 'm4v'] },
@@ -37,7 +38,7 @@ export const ASSET_RULES: Record<AssetType, TypeRule> = {
 		],
 	},
 	audio: {
-		maxBytes: 50 * MIB,
+		maxBytes: 50 * MB,
 		limitLabel: '50 MB',
 		formats: [
 			{ label: 'MP3', mimeTypes: ['audio/mpeg', 'audio/mp3', 'audio/mpeg3'], extensions: ['mp3'] },
@@ -71,7 +72,7 @@ function accepted(type: AssetType): string {
 }
 
 export function formatMb(bytes: number): string {
-	return `${(bytes / MIB).toFixed(1)} MB`;
+	return `${(bytes / MB).toFixed(1)} MB`;
 }
 
 /** Which type and format a file is, judged by MIME type, then by extension. */

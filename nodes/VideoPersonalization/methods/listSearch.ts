@@ -2,14 +2,32 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from '
 
 import { TEMPLATE_SEARCH_QUERY } from '../helpers/queries';
 import { serviceClient } from '../transport/client';
-import { graphql } from '../transport/graphql';
-import { fetchRestPage } from '../transport/pagination';
+import {
+	fetchGraphqlPageAtServiceSize,
+	fetchRestPageAtServiceSize,
+	GRAPHQL_PAGE_SIZE,
+	REST_MAX_PAGE_SIZE,
+} from '../transport/pagination';
 
+/** Templates per picker page, when the service takes that many (transport/pagination.ts finds out). */
 const SEARCH_PAGE_SIZE = 50;
 
-function nextPage(token: string | undefined): number {
-	const page = Number(token);
-	return Number.isInteger(page) && page > 1 ? page : 1;
+/**
+ * The picker's pagination token: the next page and the page size the first page was read with,
+ * so that every page of one listing is cut at the same size ("3:25").
+ */
+export function readPageToken(token: string | undefined): { page: number; size?: number } {
+	const [pagePart, sizePart] = String(token ?? '').split(':');
+	const page = Number(pagePart);
+	const size = Number(sizePart);
+	return {
+		page: Number.isInteger(page) && page > 1 ? page : 1,
+		...(Number.isInteger(size) && size >= 1 ? { size } : {}),
+	};
+}
+
+export function pageToken(page: number, size: number): string {
+	return `${page}:${size}`;
 }
 
 /** Templates for the Template picker, searched by name on the service. */
@@ -18,25 +36,29 @@ export async function searchTemplates(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const page = nextPage(paginationToken);
+	const { page, size: tokenSize } = readPageToken(paginationToken);
 	const search = filter ? { search: filter } : {};
-	const viewer = await graphql(await serviceClient(this), {
-		query: TEMPLATE_SEARCH_QUERY,
-		variables: { filter: { ...search, page, limit: SEARCH_PAGE_SIZE } },
-		action: 'list templates for the picker',
-		permission: 'Listing templates needs admin access: choose the template By ID or By Name instead.',
-	});
-	const list = (viewer.videoTemplates ?? {}) as IDataObject;
-	const items = Array.isArray(list.items) ? (list.items as IDataObject[]) : [];
-	const pages = typeof list.pages === 'number' ? list.pages : page;
+	const { page: list, size } = await fetchGraphqlPageAtServiceSize(
+		await serviceClient(this),
+		{
+			query: TEMPLATE_SEARCH_QUERY,
+			field: 'videoTemplates',
+			filter: search,
+			variables: {},
+			action: 'list templates for the picker',
+			permission: 'Listing templates needs admin access: choose the template By ID or By Name instead.',
+		},
+		page,
+		Math.min(tokenSize ?? SEARCH_PAGE_SIZE, GRAPHQL_PAGE_SIZE),
+	);
 	return {
-		results: items.map((template) => ({
+		results: list.items.map((template: IDataObject) => ({
 			name: template.templateType
 				? `${String(template.name)} (${String(template.templateType)})`
 				: String(template.name),
 			value: String(template.id),
 		})),
-		paginationToken: page < pages ? String(page + 1) : undefined,
+		paginationToken: page < list.pages && list.items.length > 0 ? pageToken(page + 1, size) : undefined,
 	};
 }
 
@@ -61,11 +83,14 @@ export async function searchAssets(
 		String(asset.id) === filter;
 	const maxPages = needle ? ASSET_SEARCH_MAX_PAGES : 1;
 	const matches: IDataObject[] = [];
-	let page: number | null = nextPage(paginationToken);
+	const token = readPageToken(paginationToken);
+	let page: number | null = token.page;
+	let size = token.size ?? REST_MAX_PAGE_SIZE;
 	for (let read = 0; page !== null && read < maxPages && matches.length < ASSET_SEARCH_ENOUGH; read++) {
-		const result = await fetchRestPage(api, request, page, 100);
-		matches.push(...result.items.filter(isMatch));
-		page = result.nextPage;
+		const result = await fetchRestPageAtServiceSize(api, request, page, size);
+		size = result.size;
+		matches.push(...result.page.items.filter(isMatch));
+		page = result.page.nextPage;
 	}
 	return {
 		results: matches.map((asset) => ({
@@ -73,6 +98,6 @@ export async function searchAssets(
 			value: String(asset.id),
 			url: typeof asset.url === 'string' ? asset.url : undefined,
 		})),
-		paginationToken: page !== null ? String(page) : undefined,
+		paginationToken: page !== null ? pageToken(page, size) : undefined,
 	};
 }

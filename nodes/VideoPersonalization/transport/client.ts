@@ -118,6 +118,7 @@ export class ServiceClient {
 		const call = {
 			...request,
 			secrets: this.secrets,
+			endpoint: this.endpointOf(request),
 			deadline: ownDeadline ? (request.deadline as number) : budgetEnd,
 			budgetMs: ownDeadline ? Math.max(0, (request.deadline as number) - Date.now()) : budgetMs,
 			budgetSetting: ownDeadline ? undefined : this.budget.setting,
@@ -150,8 +151,17 @@ export class ServiceClient {
 	}
 
 	/** The NodeApiError for a failed call, with the API key kept out of every word of it. */
-	error(failure: Failure, call: CallDescription): NodeApiError {
-		return toNodeApiError(this.ctx.getNode(), failure, { ...call, secrets: this.secrets });
+	error(failure: Failure, call: CallDescription | ServiceRequest): NodeApiError {
+		const endpoint = 'idempotent' in call ? this.endpointOf(call) : undefined;
+		return toNodeApiError(this.ctx.getNode(), failure, { ...call, secrets: this.secrets, endpoint });
+	}
+
+	/** Which credential field a request's address comes from, and that address, for its errors. */
+	private endpointOf(request: ServiceRequest): CallContext['endpoint'] {
+		if (typeof this.service === 'function' || request.to === 'file') return undefined;
+		return request.to === 'graphql'
+			? { field: 'GraphQL Endpoint', url: this.service.graphqlUrl }
+			: { field: 'Base URL', url: this.service.baseUrl };
 	}
 
 	/**

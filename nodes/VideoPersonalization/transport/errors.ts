@@ -47,6 +47,8 @@ export interface CallContext {
 	/** True when a call that creates something may have been carried out anyway (dropped connection, 5xx). */
 	mayHaveCommitted?: boolean;
 	itemIndex?: number;
+	/** The credential field the address came from and the address, so messages can name both. */
+	endpoint?: { field: 'Base URL' | 'GraphQL Endpoint'; url: string };
 }
 
 export interface DescribedFailure {
@@ -143,6 +145,24 @@ function retriedNote(context: CallContext): string {
 	return context.retries ? ` It was retried ${context.retries} time${context.retries === 1 ? '' : 's'}.` : '';
 }
 
+/** "the Base URL in the credential (https://api.example.com/v1)", or without the address when unknown. */
+function addressField(context: CallContext): string {
+	const endpoint = context.endpoint ?? { field: 'Base URL', url: '' };
+	return `the ${endpoint.field} in the credential${endpoint.url ? ` (now ${endpoint.url})` : ''}`;
+}
+
+/** A 404 or 405 for the whole query request: the address is wrong, no record was looked up. */
+function wrongQueryEndpoint(status: number, context: CallContext, server: string): DescribedFailure {
+	const url = context.endpoint?.url ?? 'the GraphQL endpoint';
+	return {
+		httpCode: String(status),
+		message: `The GraphQL endpoint is wrong: nothing takes queries at ${url} (${status})`,
+		description:
+			"Set the GraphQL Endpoint field of the credential to the service's query address (empty means the " +
+			`Base URL followed by /graphql). This was not about a missing record: the query was not run.${server}`,
+	};
+}
+
 function describeHttp(
 	failure: Extract<Failure, { kind: 'http' }>,
 	context: CallContext,
@@ -203,12 +223,14 @@ function describeHttp(
 					`Use the key of a user with that role, or ask an administrator.${server}`,
 			};
 		case 404:
+			if (context.endpoint?.field === 'GraphQL Endpoint') return wrongQueryEndpoint(status, context, server);
 			return describeNotFound(context, said);
 		case 405:
+			if (context.endpoint?.field === 'GraphQL Endpoint') return wrongQueryEndpoint(status, context, server);
 			return {
 				httpCode,
 				message: `The service does not allow this call: ${action} (405)`,
-				description: `Check the Base URL in the credential: it should be the service address ending in /v1.${server}`,
+				description: `Check ${addressField(context)}: it should be the service address ending in /v1.${server}`,
 			};
 		case 409:
 			return {
@@ -271,7 +293,7 @@ function describeNotFound(context: CallContext, said: string | undefined): Descr
 		message: `Not found: ${context.action} (404)`,
 		description:
 			'Check the ID or name; the record may have been deleted. If every operation fails like this, ' +
-			`check the Base URL in the credential.${server}`,
+			`check ${addressField(context)}.${server}`,
 	};
 }
 
@@ -286,13 +308,13 @@ function describeNetwork(
 		case 'ECONNREFUSED':
 			return {
 				message: `Could not connect to the service to ${action}: connection refused`,
-				description: `Check the Base URL in the credential and that the service is reachable.${retried}`,
+				description: `Check ${addressField(context)} and that the service is reachable.${retried}`,
 			};
 		case 'ENOTFOUND':
 		case 'EAI_AGAIN':
 			return {
 				message: `Could not find the service's host to ${action}`,
-				description: `Check the host name in the credential's Base URL.${retried}`,
+				description: `Check the host name in ${addressField(context)}.${retried}`,
 			};
 		case 'TIMEOUT':
 			return {
@@ -362,7 +384,11 @@ export function describeFailure(failure: Failure, context: CallContext): Describ
 		case 'shape':
 			return {
 				message: `The service's answer to ${context.action} was not what the API describes`,
-				description: clean(failure.detail, context.secrets),
+				description:
+					clean(failure.detail, context.secrets) +
+					(context.endpoint?.field === 'GraphQL Endpoint'
+						? `. If every query fails like this, check ${addressField(context)}: it may not be the service's query address.`
+						: ''),
 			};
 		case 'outOfTime':
 			return describeOutOfTime(failure, context);

@@ -150,6 +150,29 @@ export async function fetchRestPage(
 }
 
 /**
+ * A REST list page at the size this service serves: the size learnt earlier in the execution
+ * (or `wanted`, at most the spec's 100), then the size the server really served (it may cap
+ * silently or report a smaller `limit`), remembered for the list's later pages. Every REST
+ * list (Get Many, the Asset picker, Wait for Completion) starts here.
+ */
+export async function fetchRestPageAtServiceSize(
+	api: ServiceClient,
+	request: RestListRequest,
+	page: number,
+	wanted: number = REST_MAX_PAGE_SIZE,
+): Promise<{ page: RestPage; size: number }> {
+	const known = api.pageSizes.get(`rest:${request.path}`);
+	const asked = Math.min(wanted, REST_MAX_PAGE_SIZE, known ?? REST_MAX_PAGE_SIZE);
+	const served = await fetchRestPage(api, request, page, asked);
+	const size = servedPageSize(asked, served.limit, served.items.length, served.total - (page - 1) * asked);
+	// Only a full-size ask teaches the service's largest size.
+	if (asked === Math.min(REST_MAX_PAGE_SIZE, known ?? REST_MAX_PAGE_SIZE) && size < asked) {
+		api.pageSizes.set(`rest:${request.path}`, size);
+	}
+	return { page: served, size };
+}
+
+/**
  * Get Many over a REST list: page 1 tells the total, the pages still needed are then
  * fetched in parallel; if the list grew meanwhile, Return All follows next_page to the end.
  */
@@ -158,9 +181,12 @@ export async function restGetMany(
 	request: RestListRequest,
 	selection: ListSelection,
 ): Promise<IDataObject[]> {
-	const asked = firstPageSize(selection, REST_MAX_PAGE_SIZE);
-	const first = await fetchRestPage(api, request, 1, asked);
-	const pageSize = servedPageSize(asked, first.limit, first.items.length, first.total);
+	const { page: first, size: pageSize } = await fetchRestPageAtServiceSize(
+		api,
+		request,
+		1,
+		firstPageSize(selection, REST_MAX_PAGE_SIZE),
+	);
 	if (first.nextPage === null || (!selection.returnAll && first.items.length >= selection.limit)) {
 		return mergePages([first.items], selection);
 	}
@@ -201,7 +227,7 @@ export interface GraphqlListRequest extends CallDescription {
 	deadline?: number;
 }
 
-interface GraphqlPage {
+export interface GraphqlPage {
 	items: IDataObject[];
 	total: number;
 	limit: number;
@@ -266,26 +292,45 @@ async function fetchGraphqlPage(
 }
 
 /**
- * Get Many over a query-style list (docs/service-facts.md, "Query-style API"). The largest page
- * size is not stated: a size the server refuses is retried smaller, and a server that serves
- * fewer than asked sets the size.
+ * A query-style list page at a size this service accepts (docs/service-facts.md, "Query-style
+ * API"): the largest page size is not stated, so a size the server refuses is retried smaller
+ * ("at most 25" is taken at its word) and a server that serves fewer than asked sets the size.
+ * The size found is remembered for the rest of the execution. Every query-style list (Get Many,
+ * the Template picker) starts here.
  */
+export async function fetchGraphqlPageAtServiceSize(
+	api: ServiceClient,
+	request: GraphqlListRequest,
+	page: number,
+	wanted: number = GRAPHQL_PAGE_SIZE,
+): Promise<{ page: GraphqlPage; size: number }> {
+	const known = api.pageSizes.get(request.field);
+	let asked = Math.max(1, Math.min(wanted, known ?? wanted));
+	let result = await fetchGraphqlPage(api, request, page, asked);
+	while (!result.ok) {
+		if (!result.limitRefused || asked <= 1) throw result.raise();
+		asked = nextPageSize(asked, result.messages);
+		api.pageSizes.set(request.field, asked);
+		result = await fetchGraphqlPage(api, request, page, asked);
+	}
+	const served = result.page;
+	const size = servedPageSize(asked, served.limit, served.items.length, served.total - (page - 1) * asked);
+	if (size < asked) api.pageSizes.set(request.field, size);
+	return { page: served, size };
+}
+
+/** Get Many over a query-style list: page 1 at the service's size, then the rest in parallel. */
 export async function graphqlGetMany(
 	api: ServiceClient,
 	request: GraphqlListRequest,
 	selection: ListSelection,
 ): Promise<IDataObject[]> {
-	const wantedSize = firstPageSize(selection, GRAPHQL_PAGE_SIZE);
-	let asked = Math.min(wantedSize, api.pageSizes.get(request.field) ?? wantedSize);
-	let result = await fetchGraphqlPage(api, request, 1, asked);
-	while (!result.ok) {
-		if (!result.limitRefused || asked <= 1) throw result.raise();
-		asked = nextPageSize(asked, result.messages);
-		result = await fetchGraphqlPage(api, request, 1, asked);
-	}
-	const first = result.page;
-	const size = servedPageSize(asked, first.limit, first.items.length, first.total);
-	api.pageSizes.set(request.field, size);
+	const { page: first, size } = await fetchGraphqlPageAtServiceSize(
+		api,
+		request,
+		1,
+		firstPageSize(selection, GRAPHQL_PAGE_SIZE),
+	);
 
 	if (!selection.returnAll && first.items.length >= selection.limit) return mergePages([first.items], selection);
 	const numbers = remainingPages(first.total, size, selection, first.pages);

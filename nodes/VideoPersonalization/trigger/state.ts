@@ -2,67 +2,106 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ListOrder } from '../helpers/videoList';
 
-/** A video seen in draft or processing, and where it sits in the full list. */
-export interface PendingVideo {
-	/** Index from the oldest end of the unfiltered list; stable while videos are not deleted. */
-	rank: number | null;
+/** A video the trigger owes an event for: it was seen in draft or processing and not yet seen finished. */
+export interface TrackedVideo {
 	status: string;
-	createdAt: string;
+	/** created_at in ms: where to look for the video in the list. */
+	createdAt: number;
+	/** Index from the oldest end of the list when it was last seen, if known: a guess of its page. */
+	rank?: number;
+	/** Polls in a row whose search of the whole list did not find it (deleted after 3). */
+	misses?: number;
 }
 
 /**
- * What the trigger remembers between polls. Bounded by the number of videos in flight, not by
- * the size of the account: finished videos are forgotten once their event is out.
+ * What the trigger remembers between polls (see the invariant in poll.ts). Bounded by the
+ * videos in flight and the videos of the newest second or so, never by the account's size.
  */
 export interface TriggerState {
+	version: 2;
+	order: ListOrder;
+	/** Every video created before this time (ms) is accounted for. */
+	horizon: number;
+	/** The accounted videos created at or after `horizon`: id -> created_at (ms). */
+	edge: Record<string, number>;
+	tracked: Record<string, TrackedVideo>;
+	/** When the in-flight lists were last read in full (ms): they are read again at least every 10 minutes. */
+	fullReadAt: number;
+	/** List total and page size at the last poll, and how many videos are older than the horizon. */
+	total: number;
+	below: number;
+	pageSize: number;
+}
+
+/** A state from version 0.1.0: ranks below `covered` accounted for, `pending` in flight. */
+export interface LegacyState {
 	version: 1;
 	order: ListOrder;
-	/** Videos in the unfiltered list whose creation has been accounted for (ranks below it). */
 	covered: number;
-	pending: Record<string, PendingVideo>;
+	tracked: Record<string, TrackedVideo>;
 }
 
-export function emptyState(): TriggerState {
-	return { version: 1, order: 'unknown', covered: 0, pending: {} };
+const STATE_KEY = 'videoTrigger';
+
+const isOrder = (value: unknown): value is ListOrder =>
+	value === 'newest-first' || value === 'oldest-first' || value === 'unknown';
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
+const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+const isRecord = (value: unknown): value is IDataObject =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
+
+function readTracked(raw: unknown, version: 1 | 2): Record<string, TrackedVideo> | undefined {
+	if (!isRecord(raw)) return undefined;
+	const tracked: Record<string, TrackedVideo> = {};
+	for (const [id, entry] of Object.entries(raw)) {
+		if (!isRecord(entry) || typeof entry.status !== 'string') return undefined;
+		const createdAt = version === 2 ? entry.createdAt : Date.parse(String(entry.createdAt));
+		const video: TrackedVideo = { status: entry.status, createdAt: isTime(createdAt) ? createdAt : Number.NaN };
+		if (isCount(entry.rank)) video.rank = entry.rank;
+		if (isCount(entry.misses) && entry.misses > 0) video.misses = entry.misses;
+		tracked[id] = video;
+	}
+	return tracked;
 }
 
-function isPendingVideo(value: unknown): value is PendingVideo {
-	if (value === null || typeof value !== 'object') return false;
-	const entry = value as IDataObject;
-	return (
-		(entry.rank === null || (typeof entry.rank === 'number' && Number.isInteger(entry.rank) && entry.rank >= 0)) &&
-		typeof entry.status === 'string' &&
-		typeof entry.createdAt === 'string'
-	);
-}
-
-/** The state kept in static data, or undefined when there is none yet (first poll). */
-export function readState(staticData: IDataObject): TriggerState | undefined {
-	const raw = staticData.videoTrigger as IDataObject | undefined;
-	if (!raw || raw.version !== 1) return undefined;
-	const order = raw.order;
-	const pending = raw.pending;
+/** The state kept in static data: undefined before activation (or if it is unreadable, which re-activates). */
+export function readState(staticData: IDataObject): TriggerState | LegacyState | undefined {
+	const raw = staticData[STATE_KEY];
+	if (!isRecord(raw) || !isOrder(raw.order)) return undefined;
+	if (raw.version === 1) {
+		const tracked = readTracked(raw.pending, 1);
+		return isCount(raw.covered) && tracked ? { version: 1, order: raw.order, covered: raw.covered, tracked } : undefined;
+	}
+	if (raw.version !== 2) return undefined;
+	const tracked = readTracked(raw.tracked, 2);
+	const edge = raw.edge;
 	if (
-		(order !== 'newest-first' && order !== 'oldest-first' && order !== 'unknown') ||
-		typeof raw.covered !== 'number' ||
-		!Number.isInteger(raw.covered) ||
-		raw.covered < 0 ||
-		pending === null ||
-		typeof pending !== 'object' ||
-		Array.isArray(pending)
+		!tracked ||
+		!isTime(raw.horizon) ||
+		!isRecord(edge) ||
+		!Object.values(edge).every(isTime) ||
+		!isTime(raw.fullReadAt) ||
+		!isCount(raw.total) ||
+		!isCount(raw.below) ||
+		!isCount(raw.pageSize) ||
+		raw.pageSize === 0
 	) {
 		return undefined;
 	}
-	const entries = Object.entries(pending as IDataObject).filter(([, entry]) => isPendingVideo(entry));
 	return {
-		version: 1,
-		order,
-		covered: raw.covered,
-		pending: Object.fromEntries(entries) as Record<string, PendingVideo>,
+		version: 2,
+		order: raw.order,
+		horizon: raw.horizon,
+		edge: edge as Record<string, number>,
+		tracked,
+		fullReadAt: raw.fullReadAt,
+		total: raw.total,
+		below: raw.below,
+		pageSize: raw.pageSize,
 	};
 }
 
-/** Written once, at the end of a poll that succeeded: a failed poll leaves the old state. */
+/** Written once, when a poll commits: a poll that fails or is superseded leaves the old state. */
 export function writeState(staticData: IDataObject, state: TriggerState): void {
-	staticData.videoTrigger = JSON.parse(JSON.stringify(state)) as IDataObject;
+	staticData[STATE_KEY] = JSON.parse(JSON.stringify(state)) as IDataObject;
 }

@@ -128,6 +128,25 @@ describe('Video Personalization Trigger', () => {
 		}
 	});
 
+	it('stays at 3 requests per idle poll with 1,000 drafts and 800 renders in flight, and reads the lists when one finishes', async () => {
+		const now = sandbox.clock.now();
+		const drafts = sandbox.store.addVideos(1000, { createdAt: now - 60_000, finishAt: now + 600 * MINUTE });
+		for (const video of drafts) sandbox.store.setVideoOutcome(video.id, { status: 'draft' });
+		const renders = sandbox.store.addVideos(800, { createdAt: now - 30_000, finishAt: now + 600 * MINUTE });
+		sandbox.clock.advance(5000);
+		const run = new TriggerRun(sandbox);
+		await run.poll();
+		sandbox.clock.advance(1000);
+		await run.poll();
+		await run.poll();
+		expect(run.requestsPerPoll.slice(1)).toEqual([3, 3]);
+		sandbox.store.setVideoOutcome(renders[400].id, { status: 'published' });
+		sandbox.clock.advance(1000);
+		const result = await run.poll();
+		expect(result?.[0].map((item) => item.json.id)).toEqual([renders[400].id]);
+		process.stdout.write(`trigger: 1,800 in flight, idle ${run.requestsPerPoll[1]} requests, one finished ${run.requestsPerPoll[3]} requests\n`);
+	});
+
 	it('fires only for the chosen event', async () => {
 		const run = new TriggerRun(sandbox, ['failed']);
 		await run.poll();

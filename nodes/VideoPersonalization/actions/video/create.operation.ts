@@ -7,6 +7,7 @@ import type { RestRequest, ServiceClient } from '../../transport/client';
 import { fieldError, optionsCollection, readBudgetMs, readTimeoutMs, requiredText } from '../common';
 import { readTemplateCriteria, resolveTemplateId, templateLocator } from '../template/locator';
 import type { ItemResult, OperationOption, StagedOutput } from '../types';
+import { customerDataModeProperties, readMappedCustomerData, templateFieldsProperty } from './templateFieldsMapper';
 import {
 	readWaitSettings,
 	waitForCreatedVideos,
@@ -33,21 +34,8 @@ export const properties: INodeProperties[] = [
 		description: 'Title of the new video',
 	},
 	templateLocator('The template the video is made from'),
-	{
-		displayName: 'Customer Data',
-		name: 'customerDataMode',
-		type: 'options',
-		default: 'keyValue',
-		options: [
-			{
-				name: 'Key-Value Pairs',
-				value: 'keyValue',
-				description: 'Enter each personalization field by name',
-			},
-			{ name: 'JSON', value: 'json', description: 'Give the whole personalization object as JSON' },
-		],
-		description: 'How to give the personalization data (first name, company, ...) the template fills in',
-	},
+	...customerDataModeProperties,
+	templateFieldsProperty,
 	{
 		displayName: 'Customer Data Fields',
 		name: 'customerData',
@@ -55,7 +43,7 @@ export const properties: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add Field',
 		default: {},
-		displayOptions: { show: { customerDataMode: ['keyValue'] } },
+		displayOptions: { show: { customerDataMode: ['keyValue', 'templateFields'] } },
 		options: [
 			{
 				displayName: 'Field',
@@ -167,7 +155,7 @@ function readCustomerData(ctx: IExecuteFunctions, itemIndex: number): IDataObjec
 		return parsed as IDataObject;
 	}
 	const pairs = (ctx.getNodeParameter('customerData.values', itemIndex, []) as IDataObject[]) ?? [];
-	const data: IDataObject = {};
+	const data: IDataObject = mode === 'templateFields' ? readMappedCustomerData(ctx, itemIndex) : {};
 	pairs.forEach((pair, position) => {
 		const key = typeof pair.key === 'string' ? pair.key.trim() : '';
 		if (!key) {

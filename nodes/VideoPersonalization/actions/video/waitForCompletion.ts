@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { ServiceClient } from '../../transport/client';
 import { downloadToBinary } from '../../transport/download';
-import { fetchRestPage, REST_MAX_PAGE_SIZE } from '../../transport/pagination';
+import { fetchRestPage, fetchRestPageAtServiceSize } from '../../transport/pagination';
 import {
 	createdAtMs,
 	detectOrder,
@@ -25,7 +25,8 @@ export const waitOptions: INodeProperties[] = [
 		name: 'waitTimeout',
 		displayOptions: whenWaiting,
 		type: 'number',
-		typeOptions: { minValue: 0.01, numberPrecision: 2 },
+		// No numberPrecision: the editor shows 15 as "15", and fractions (0.5) still work.
+		typeOptions: { minValue: 0.01 },
 		default: 15,
 		description: 'With Wait for Completion: how long to wait for the videos to finish rendering',
 	},
@@ -172,7 +173,7 @@ async function scanForVideos(
 			if (wanted.has(id)) found.set(id, video);
 		}
 	};
-	const first = await fetchRestPage(api, request, 1, REST_MAX_PAGE_SIZE);
+	const { page: first, size } = await fetchRestPageAtServiceSize(api, request, 1);
 	take(first.items);
 	const order = knownOrder === 'unknown' ? detectOrder(first.items) : knownOrder;
 	const pastOldestWanted = (items: IDataObject[]) =>
@@ -182,9 +183,9 @@ async function scanForVideos(
 	if (found.size === wanted.size || first.nextPage === null) return { found, order };
 	if (order === 'newest-first' && pastOldestWanted(first.items)) return { found, order };
 
-	for (const page of pagesFromNewestEnd(order, first.total, first.limit)) {
+	for (const page of pagesFromNewestEnd(order, first.total, size)) {
 		if (page === 1) continue;
-		const next = await fetchRestPage(api, request, page, first.limit);
+		const next = await fetchRestPage(api, request, page, size);
 		take(next.items);
 		if (found.size === wanted.size || pastOldestWanted(next.items)) break;
 	}

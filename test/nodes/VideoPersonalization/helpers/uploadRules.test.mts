@@ -1,6 +1,6 @@
 /**
  * The asset formats and size limits (docs/service-facts.md, "Assets"), checked before a file is
- * sent. The service says "MB"; the node reads that as MiB (1024 × 1024 bytes).
+ * sent. The service says "MB", decimal as the spec writes it: 10 MB = 10,000,000 bytes.
  */
 import {
 	type AssetType,
@@ -10,6 +10,7 @@ import {
 	type UploadFacts,
 } from '../../../../nodes/VideoPersonalization/helpers/uploadRules.ts';
 
+const MB = 1_000_000;
 const MiB = 1024 * 1024;
 
 /** The spec's table: type, format, its registered MIME type, its usual extensions. */
@@ -27,9 +28,9 @@ const SPEC_FORMATS: Array<[AssetType, string, string, string[]]> = [
 ];
 
 const LIMITS: Array<[AssetType, number, string, string]> = [
-	['image', 10 * MiB, '10 MB', 'photo.png'],
-	['video', 200 * MiB, '200 MB', 'clip.mp4'],
-	['audio', 50 * MiB, '50 MB', 'voice.mp3'],
+	['image', 10 * MB, '10 MB', 'photo.png'],
+	['video', 200 * MB, '200 MB', 'clip.mp4'],
+	['audio', 50 * MB, '50 MB', 'voice.mp3'],
 ];
 
 const MIME_OF: Record<string, string> = { 'photo.png': 'image/png', 'clip.mp4': 'video/mp4', 'voice.mp3': 'audio/mpeg' };
@@ -169,9 +170,9 @@ describe('checkUpload: sizes', () => {
 
 	it.each([
 		// [size, image, video, audio]
-		[15 * MiB, false, true, true],
-		[60 * MiB, false, true, false],
-		[201 * MiB, false, false, false],
+		[15 * MB, false, true, true],
+		[60 * MB, false, true, false],
+		[201 * MB, false, false, false],
 	])('the limit belongs to the type: %i bytes passes as image %p, video %p, audio %p', (size, image, video, audio) => {
 		expect(checkUpload(facts('photo.png', 'image/png', size)).ok).toBe(image);
 		expect(checkUpload(facts('clip.mp4', 'video/mp4', size)).ok).toBe(video);
@@ -179,7 +180,14 @@ describe('checkUpload: sizes', () => {
 	});
 
 	it('gives the size of a file that is too big', () => {
-		expect(failed(checkUpload(facts('huge.png', 'image/png', 25 * MiB))).problem).toContain('25.0 MB');
+		expect(failed(checkUpload(facts('huge.png', 'image/png', 25 * MB))).problem).toContain('25.0 MB');
+	});
+
+	it('reads the limits as decimal MB: a 10 MiB image (10.5 MB) is refused before it is sent', () => {
+		const tenMib = failed(checkUpload(facts('photo.png', 'image/png', 10 * MiB)));
+		expect(tenMib.problem).toBe('"photo.png" (image/png) is 10.5 MB; image files may be at most 10 MB');
+		expect(checkUpload(facts('photo.png', 'image/png', 10_000_000)).ok).toBe(true);
+		expect(checkUpload(facts('photo.png', 'image/png', 10_000_001)).ok).toBe(false);
 	});
 
 	it.each(LIMITS)('%s: an empty file fails', (_type, _limit, _label, name) => {

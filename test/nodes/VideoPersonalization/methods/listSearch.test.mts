@@ -1,4 +1,5 @@
 /** The editor's pickers (From list), called as n8n's editor calls them: a LoadOptionsContext. */
+import { readPageToken } from '../../../../nodes/VideoPersonalization/methods/listSearch.ts';
 import { allText, listSearch } from '../../../harness/engine.mts';
 import { credentialsFor, useSandbox } from '../../../harness/fixtures.mts';
 
@@ -9,7 +10,7 @@ describe('searchAssets (Asset picker)', () => {
 		const s = sandbox();
 		const first = await listSearch('searchAssets', credentialsFor(s));
 		expect(first.results).toHaveLength(100);
-		expect(first.paginationToken).toBe('2');
+		expect(first.paginationToken).toBe('2:100');
 		const second = await listSearch('searchAssets', credentialsFor(s), undefined, first.paginationToken);
 		expect(second.results.map((result) => result.value)).not.toContain(first.results[0].value);
 	});
@@ -44,5 +45,65 @@ describe('searchTemplates (Template picker)', () => {
 		expect(refused).toBeInstanceOf(Error);
 		expect((refused as Error).message).toMatch(/may not list templates for the picker \(403\)/);
 		expect((refused as { description?: string }).description).toMatch(/choose the template By ID or By Name instead/);
+	});
+});
+
+describe('the pickers page with the discovery Get Many uses (transport/pagination.ts)', () => {
+	const small = useSandbox({ graphql: { maxLimit: 10, overLimit: 'reject' } });
+
+	async function allPages(method: 'searchTemplates' | 'searchAssets', key: string, filter?: string) {
+		const pages: Array<{ values: string[]; token?: string }> = [];
+		let token: string | undefined;
+		do {
+			const found = await listSearch(method, credentialsFor(small(), key), filter, token);
+			token = found.paginationToken;
+			pages.push({ values: found.results.map((result) => String(result.value)), token });
+		} while (token !== undefined && pages.length < 20);
+		return pages;
+	}
+
+	it('Template picker: a service whose query pages are at most 10 (refusing 50) lists every template once, 10 a page', async () => {
+		const s = small();
+		s.requests.clear();
+		const pages = await allPages('searchTemplates', s.keys.admin);
+		const all = pages.flatMap((page) => page.values);
+		expect(new Set(all).size).toBe(all.length);
+		expect(all.sort()).toEqual([...s.store.templates.keys()].sort());
+		expect(pages.map((page) => page.values.length)).toEqual([10, 10, 10, all.length - 30]);
+		expect(pages.map((page) => page.token)).toEqual(['2:10', '3:10', '4:10', undefined]);
+		// The refused size is asked once, on the first page (4 pages, 5 queries); the token carries the size found.
+		expect(s.requests.log.filter((request) => request.path === '/v1/graphql')).toHaveLength(5);
+	});
+
+	it('Template picker: a service that caps silently at 10 sets the size too', async () => {
+		const s = small();
+		s.store.graphql = { maxLimit: 10, overLimit: 'cap' };
+		try {
+			const pages = await allPages('searchTemplates', s.keys.admin);
+			const all = pages.flatMap((page) => page.values);
+			expect(all.sort()).toEqual([...s.store.templates.keys()].sort());
+			expect(pages[0].token).toBe('2:10');
+		} finally {
+			s.store.graphql = { maxLimit: 10, overLimit: 'reject' };
+		}
+	});
+
+	it('Asset picker: the token carries the REST page size the first page was read with', async () => {
+		const s = small();
+		const first = await listSearch('searchAssets', credentialsFor(s));
+		expect(first.paginationToken).toMatch(/^2:\d+$/);
+	});
+});
+
+describe('readPageToken', () => {
+	it.each([
+		[undefined, { page: 1 }],
+		['', { page: 1 }],
+		['3', { page: 3 }],
+		['3:25', { page: 3, size: 25 }],
+		['x:y', { page: 1 }],
+		['0:0', { page: 1 }],
+	])('reads %p as %p', (token, expected) => {
+		expect(readPageToken(token)).toEqual(expected);
 	});
 });

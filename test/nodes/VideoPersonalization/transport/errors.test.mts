@@ -517,3 +517,42 @@ describe('networkFailure: thrown errors as failures', () => {
 		expect(networkFailure(thrown(fields))).toBeUndefined();
 	});
 });
+
+describe('messages name the address and the credential field it came from', () => {
+	const rest = { field: 'Base URL', url: 'https://api.example.com/v1' } as const;
+	const query = { field: 'GraphQL Endpoint', url: 'https://api.example.com/v1/graphql' } as const;
+
+	it.each([404, 405])('a %i for the whole query request says the GraphQL endpoint is wrong, never "not found"', (status) => {
+		const described = describeFailure(http(status, '<html><title>Not Found</title></html>'), context({ action: 'get the template "Welcome"', endpoint: query }));
+		expect(described.message).toBe(`The GraphQL endpoint is wrong: nothing takes queries at https://api.example.com/v1/graphql (${status})`);
+		expect(described.description).toMatch(/^Set the GraphQL Endpoint field of the credential/);
+		expect(described.description).toContain('not about a missing record');
+		expect(both(http(status), context({ endpoint: query }))).not.toMatch(/Not found|ID or name/);
+		expect(described.httpCode).toBe(String(status));
+	});
+
+	it('a record the query did not find still reads as not found, and names the GraphQL Endpoint with its address', () => {
+		const described = describeFailure({ kind: 'notFound' }, context({ endpoint: query }));
+		expect(described.message).toBe(`Not found: ${ACTION} (404)`);
+		expect(described.description).toContain('check the GraphQL Endpoint in the credential (now https://api.example.com/v1/graphql)');
+	});
+
+	it('a REST 404 and 405 show the real Base URL, not a placeholder', () => {
+		expect(describeFailure(http(404), context({ endpoint: rest })).description).toContain('check the Base URL in the credential (now https://api.example.com/v1)');
+		expect(describeFailure(http(405), context({ endpoint: rest })).description).toContain('Check the Base URL in the credential (now https://api.example.com/v1)');
+		expect(both(http(404), context({ endpoint: rest }))).not.toContain('<');
+	});
+
+	it('connection faults name the field and the address', () => {
+		const refused = describeFailure({ kind: 'network', code: 'ECONNREFUSED', detail: 'x' }, context({ endpoint: query }));
+		expect(refused.description).toMatch(/^Check the GraphQL Endpoint in the credential \(now https:\/\/api\.example\.com\/v1\/graphql\)/);
+		const host = describeFailure({ kind: 'network', code: 'ENOTFOUND', detail: 'x' }, context({ endpoint: rest }));
+		expect(host.description).toMatch(/^Check the host name in the Base URL in the credential \(now https:\/\/api\.example\.com\/v1\)/);
+	});
+
+	it('an answer that is not GraphQL from the query address points at the GraphQL Endpoint', () => {
+		const described = describeFailure({ kind: 'shape', detail: 'Expected JSON, got an HTML page (status 200)' }, context({ endpoint: query }));
+		expect(described.description).toContain('check the GraphQL Endpoint in the credential (now https://api.example.com/v1/graphql)');
+		expect(describeFailure({ kind: 'shape', detail: 'x' }, context({ endpoint: rest })).description).toBe('x');
+	});
+});

@@ -11,7 +11,7 @@ import {
 	REST_MAX_PAGE_SIZE,
 	servedPageSize,
 } from '../../../../nodes/VideoPersonalization/transport/pagination.ts';
-import { runNode } from '../../../harness/engine.mts';
+import { listSearch, runNode } from '../../../harness/engine.mts';
 import { type RecordedRequest, sendJson, startTestServer, type TestServer } from '../../../harness/httpServer.mts';
 
 const all: ListSelection = { returnAll: true, limit: 50 };
@@ -229,6 +229,40 @@ describe('list answers out of shape, through the engine', () => {
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(150);
 		expect(api.requests.map(pageOf)).toEqual([1, 2]);
+	});
+
+	// A REST service whose pages hold 30 whatever is asked, and that says nothing about it: every
+	// list (Get Many, the Asset picker) must read each record once, at the size it serves.
+	const silentCap = (total: number, make: (from: number, count: number) => IDataObject[]) => (request: RecordedRequest, response: ServerResponse) => {
+		const page = pageOf(request);
+		const asked = Number(new URL(request.url, 'http://x').searchParams.get('limit'));
+		const from = (page - 1) * 30;
+		const count = Math.max(0, Math.min(30, total - from));
+		sendJson(response, 200, { data: make(from + 1, count), pagination: { total, page, limit: asked, next_page: from + count < total ? page + 1 : null } });
+	};
+
+	it('a REST service that serves 30 a page whatever is asked: Get Many reads every record once', async () => {
+		const api = await serve(silentCap(95, videos));
+		const { items, error } = await run(api, listVideos);
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json.id)).toEqual(videos(1, 95).map((video) => video.id));
+	});
+
+	it('the same service: the Asset picker pages at 30 and lists every asset once', async () => {
+		const assets = (from: number, count: number) => Array.from({ length: count }, (_, index) => ({ id: `ast_${from + index}`, name: `Asset ${from + index}`, type: 'image' }));
+		const api = await serve(silentCap(95, assets));
+		const credentials = { apiKey: 'vpk_test_pagination_1234', baseUrl: `${api.url}/v1` };
+		const seen: string[] = [];
+		const tokens: Array<string | undefined> = [];
+		let token: string | undefined;
+		do {
+			const found = await listSearch('searchAssets', credentials, undefined, token);
+			seen.push(...found.results.map((result) => String(result.value)));
+			token = found.paginationToken;
+			tokens.push(token);
+		} while (token !== undefined && tokens.length < 10);
+		expect(seen).toEqual(assets(1, 95).map((asset) => asset.id));
+		expect(tokens).toEqual(['2:30', '3:30', '4:30', undefined]);
 	});
 
 	it('without next_page on a list that fits one page, asks for no second page', async () => {

@@ -1,135 +1,77 @@
 /** The trigger's memory between polls, kept in n8n's static data (saved as JSON). */
 import type { IDataObject } from 'n8n-workflow';
 
-import { emptyState, readState, type TriggerState, writeState } from '../../../../nodes/VideoPersonalization/trigger/state.ts';
+import { readState, type TriggerState, writeState } from '../../../../nodes/VideoPersonalization/trigger/state.ts';
+import { holdsLease, releaseLease, takeLease } from '../../../../nodes/VideoPersonalization/trigger/lease.ts';
 
 /** What n8n gives back on the next poll: the static data after being saved and loaded. */
 const saved = (staticData: IDataObject): IDataObject => JSON.parse(JSON.stringify(staticData)) as IDataObject;
 
 const busy: TriggerState = {
-	version: 1,
+	version: 2,
 	order: 'newest-first',
-	covered: 42,
-	pending: {
-		vid_a: { rank: 40, status: 'processing', createdAt: '2024-03-01T10:00:00Z' },
-		vid_b: { rank: null, status: 'draft', createdAt: '' },
-		vid_c: { rank: 0, status: 'processing', createdAt: '2024-01-01T00:00:00Z' },
+	horizon: Date.UTC(2026, 10, 23, 9, 0, 0),
+	edge: { vid_new: Date.UTC(2026, 10, 23, 9, 0, 0) },
+	tracked: {
+		vid_a: { status: 'processing', createdAt: Date.UTC(2026, 10, 23, 8, 0, 0), rank: 40 },
+		vid_b: { status: 'draft', createdAt: Date.UTC(2026, 10, 22), misses: 2 },
 	},
+	fullReadAt: Date.UTC(2026, 10, 23, 9, 1, 0),
+	total: 42,
+	below: 41,
+	pageSize: 100,
 };
 
-/** A state as it would sit in static data, with one part changed. */
-function stored(change: IDataObject): IDataObject {
-	return { videoTrigger: { ...(JSON.parse(JSON.stringify(busy)) as IDataObject), ...change } };
-}
-
-describe('readState accepts what writeState wrote', () => {
-	it.each([
-		['the empty state', emptyState()],
-		['a state with pending videos', busy],
-		['an oldest-first state', { ...busy, order: 'oldest-first' as const, pending: {} }],
-		['an unknown-order state', { ...busy, order: 'unknown' as const, covered: 0 }],
-	])('%s, after a JSON round trip', (_case, state) => {
-		const staticData: IDataObject = {};
-		writeState(staticData, state);
-		expect(readState(saved(staticData))).toEqual(state);
-		expect(readState(staticData)).toEqual(state);
-	});
-
-	it('the empty state is version 1, unknown order, nothing covered or pending', () => {
-		expect(emptyState()).toEqual({ version: 1, order: 'unknown', covered: 0, pending: {} });
-		expect(emptyState()).not.toBe(emptyState());
-		expect(emptyState().pending).not.toBe(emptyState().pending);
-	});
-
-	it('writing again replaces the state and leaves other static data alone', () => {
+describe('the trigger state', () => {
+	it('reads back what it wrote, after a JSON round trip, and leaves other static data alone', () => {
 		const staticData: IDataObject = { other: { kept: true } };
 		writeState(staticData, busy);
-		writeState(staticData, emptyState());
-		expect(readState(saved(staticData))).toEqual(emptyState());
+		expect(readState(saved(staticData))).toEqual(busy);
 		expect(staticData.other).toEqual({ kept: true });
 	});
-});
 
-describe('writeState stores a copy', () => {
-	it('changing the state afterwards does not change static data', () => {
-		const state: TriggerState = JSON.parse(JSON.stringify(busy)) as TriggerState;
-		const staticData: IDataObject = {};
-		writeState(staticData, state);
-		state.covered = 99;
-		state.order = 'oldest-first';
-		state.pending.vid_a.status = 'published';
-		state.pending.vid_a.rank = 7;
-		delete state.pending.vid_b;
-		state.pending.vid_new = { rank: 43, status: 'draft', createdAt: '2024-04-01T00:00:00Z' };
-		expect(readState(staticData)).toEqual(busy);
-	});
-
-	it('changing the state read does not add or remove anything in static data', () => {
-		const staticData: IDataObject = {};
-		writeState(staticData, busy);
-		const state = readState(staticData) as TriggerState;
-		state.covered = 1;
-		state.order = 'oldest-first';
-		delete state.pending.vid_a;
-		state.pending.vid_new = { rank: 43, status: 'draft', createdAt: '' };
-		expect(readState(staticData)).toEqual(busy);
-	});
-});
-
-describe('readState: nothing usable', () => {
-	it.each([
-		['no state yet', {}],
-		['null', { videoTrigger: null }],
-		['a string', { videoTrigger: 'state' }],
-		['a number', { videoTrigger: 1 }],
-		['an array', { videoTrigger: [busy] }],
-		['an empty object', { videoTrigger: {} }],
-	] as Array<[string, IDataObject]>)('%s', (_case, staticData) => {
-		expect(readState(staticData)).toBeUndefined();
+	it('carries over a state from version 0.1.0: its pending videos become tracked', () => {
+		const legacy = {
+			videoTrigger: {
+				version: 1,
+				order: 'oldest-first',
+				covered: 12,
+				pending: { vid_a: { rank: 3, status: 'processing', createdAt: '2026-11-20T10:00:00Z' }, vid_b: { rank: null, status: 'draft', createdAt: '' } },
+			},
+		};
+		const state = readState(legacy);
+		expect(state).toEqual({
+			version: 1,
+			order: 'oldest-first',
+			covered: 12,
+			tracked: { vid_a: { status: 'processing', createdAt: Date.parse('2026-11-20T10:00:00Z'), rank: 3 }, vid_b: { status: 'draft', createdAt: Number.NaN } },
+		});
 	});
 
 	it.each([
-		['version 2', { version: 2 }],
-		['version 0', { version: 0 }],
-		['version "1"', { version: '1' }],
-		['no version', { version: undefined }],
-		['order sideways', { order: 'sideways' }],
-		['order missing', { order: undefined }],
-		['order null', { order: null }],
-		['covered as text', { covered: '42' }],
-		['covered null', { covered: null }],
-		['covered missing', { covered: undefined }],
-		['covered negative', { covered: -1 }],
-		['covered fractional', { covered: 2.5 }],
-		['pending null', { pending: null }],
-		['pending missing', { pending: undefined }],
-		['pending a string', { pending: 'vid_a' }],
-		['pending a list', { pending: [busy.pending.vid_a] }],
-	] as Array<[string, IDataObject]>)('%s', (_case, change) => {
-		expect(readState(saved(stored(change)))).toBeUndefined();
+		['nothing yet', {}],
+		['an unknown version', { videoTrigger: { ...busy, version: 3 } }],
+		['a horizon that is not a time', { videoTrigger: { ...busy, horizon: 'yesterday' } }],
+		['a tracked entry without a status', { videoTrigger: { ...busy, tracked: { vid_a: { createdAt: 1 } } } }],
+		['an edge entry that is not a time', { videoTrigger: { ...busy, edge: { vid_a: '1' } } }],
+		['a page size of 0', { videoTrigger: { ...busy, pageSize: 0 } }],
+	])('is undefined (the trigger activates again) for %s', (_case, staticData) => {
+		expect(readState(saved(staticData as IDataObject))).toBeUndefined();
 	});
 });
 
-describe('readState drops malformed pending entries and keeps the rest', () => {
-	it.each([
-		['rank negative', { rank: -1, status: 'draft', createdAt: '' }],
-		['rank fractional', { rank: 1.5, status: 'draft', createdAt: '' }],
-		['rank as text', { rank: '3', status: 'draft', createdAt: '' }],
-		['rank missing', { status: 'draft', createdAt: '' }],
-		['status missing', { rank: 1, createdAt: '' }],
-		['status a number', { rank: 1, status: 2, createdAt: '' }],
-		['createdAt missing', { rank: 1, status: 'draft' }],
-		['createdAt a number', { rank: 1, status: 'draft', createdAt: 1709287200000 }],
-		['null', null],
-		['a string', 'processing'],
-		['a number', 5],
-	])('%s', (_case, entry) => {
-		const staticData = stored({ pending: { ...busy.pending, vid_bad: entry } });
-		expect(readState(saved(staticData))).toEqual(busy);
-	});
-
-	it('a state whose entries are all malformed has nothing pending', () => {
-		const staticData = stored({ pending: { x: null, y: { rank: -5, status: 'draft', createdAt: '' } } });
-		expect(readState(saved(staticData))).toEqual({ ...busy, pending: {} });
+describe('the lease: one poll at a time per trigger', () => {
+	it('refuses a second poll while the first holds it, and frees it on release or expiry', () => {
+		const first = takeLease('wf:node', 1000, 5000);
+		expect(first).toBeDefined();
+		expect(takeLease('wf:node', 2000, 6000)).toBeUndefined();
+		expect(takeLease('wf:other', 2000, 6000)).toBeDefined();
+		const takeover = takeLease('wf:node', 5000, 9000);
+		expect(takeover).toBeDefined();
+		expect(holdsLease('wf:node', first as symbol)).toBe(false);
+		releaseLease('wf:node', first as symbol);
+		expect(holdsLease('wf:node', takeover as symbol)).toBe(true);
+		releaseLease('wf:node', takeover as symbol);
+		expect(takeLease('wf:node', 5001, 9000)).toBeDefined();
 	});
 });

@@ -5,7 +5,7 @@ import { binaryItem, runNode } from '../../../../harness/engine.mts';
 import { credentialsFor, useSandbox } from '../../../../harness/fixtures.mts';
 
 const sandbox = useSandbox();
-const MIB = 1024 * 1024;
+const MB = 1_000_000;
 
 function bytes(size: number, seed = 7): Buffer {
 	const buffer = Buffer.alloc(size);
@@ -74,8 +74,8 @@ describe('Asset > Upload', () => {
 		['a format the service does not take', 'notes.pdf', 'application/pdf', 'auto', 1000, /Input Binary Field: "notes\.pdf" \(application\/pdf\) is not a format the service accepts/],
 		['a type that does not match the file', 'clip.mp4', 'video/mp4', 'image', 1000, /Type: "clip\.mp4" \(video\/mp4\) is MP4, which is not an image format; image accepts JPG, PNG, SVG, WEBP/],
 		['an image declared as a video', 'photo.jpg', 'image/jpeg', 'video', 1000, /Type: "photo\.jpg" \(image\/jpeg\) is JPG, which is not a video format; video accepts/],
-		['an image over 10 MB', 'big.png', 'image/png', 'auto', 10 * MIB + 1, /"big\.png" \(image\/png\) is 10\.0 MB; image files may be at most 10 MB/],
-		['audio over 50 MB', 'long.wav', 'audio/wav', 'auto', 50 * MIB + 1, /audio files may be at most 50 MB/],
+		['an image over 10 MB', 'big.png', 'image/png', 'auto', 10 * MB + 1, /"big\.png" \(image\/png\) is 10\.0 MB; image files may be at most 10 MB/],
+		['audio over 50 MB', 'long.wav', 'audio/wav', 'auto', 50 * MB + 1, /audio files may be at most 50 MB/],
 		['an empty file', 'empty.png', 'image/png', 'auto', 0, /"empty\.png" \(image\/png\) is empty/],
 	])('refuses %s before sending, naming the rule', async (_case, fileName, mimeType, assetType, size, message) => {
 		const item = await binaryItem(Buffer.alloc(size), fileName, mimeType);
@@ -86,10 +86,10 @@ describe('Asset > Upload', () => {
 	});
 
 	it('accepts an image of exactly 10 MB', async () => {
-		const item = await binaryItem(Buffer.alloc(10 * MIB, 1), 'edge.png', 'image/png');
+		const item = await binaryItem(Buffer.alloc(10 * MB, 1), 'edge.png', 'image/png');
 		const { items, error } = await upload([item]);
 		expect(error).toBeUndefined();
-		expect(items[0].json.size).toBe(10 * MIB);
+		expect(items[0].json.size).toBe(10 * MB);
 	});
 
 	it('names the missing binary field and lists the ones the item has', async () => {

@@ -92,3 +92,17 @@ describe('Template > Get Many', () => {
 		}
 	});
 });
+
+describe('a GraphQL Endpoint that does not take queries', () => {
+	it('reads as a wrong endpoint naming the field and the address, not as a missing template', async () => {
+		const s = sandbox();
+		const wrong = `${s.baseUrl.replace(/\/v1$/, '')}/v1/queries`;
+		const result = await runNode({
+			parameters: { resource: 'template', operation: 'get', template: { __rl: true, mode: 'id', value: s.known.stockTemplateId } },
+			credentials: { ...credentialsFor(s, s.keys.user), graphqlEndpoint: wrong },
+		});
+		expect(result.error?.message).toBe(`The GraphQL endpoint is wrong: nothing takes queries at ${wrong} (404) [item 0]`);
+		expect(result.error?.description).toMatch(/^Set the GraphQL Endpoint field of the credential/);
+		expect(result.error?.message).not.toMatch(/Not found/);
+	});
+});

@@ -1,0 +1,161 @@
+/**
+ * A template's customizable fields as the editor's resource mapper shows them, and the values the
+ * user mapped as Customer Data. The spec names the kinds (text, media, color, font) but not the
+ * sub-fields of a template field (docs/service-facts.md, "Template fields"): every one is read
+ * defensively, and a server that lacks one of the sub-fields asked for is asked again without it.
+ */
+import type { IDataObject, ResourceMapperField } from 'n8n-workflow';
+
+/** The sub-fields asked for, most useful first; `id` and `name` are kept to the last. */
+export const TEMPLATE_FIELD_SUBFIELDS = [
+	'id',
+	'name',
+	'label',
+	'type',
+	'required',
+	'defaultValue',
+	'mediaType',
+	'maxLength',
+] as const;
+
+export type TemplateFieldKind = 'text' | 'media' | 'color' | 'font';
+
+/** One template field, read from whatever the service answered. */
+export interface TemplateField {
+	/** The key in customer_data: the field's name, else its id. */
+	key: string;
+	label: string;
+	kind: TemplateFieldKind;
+	/** For media fields: image, video or audio, when the service says. */
+	mediaType?: string;
+	required: boolean;
+	defaultValue?: string | number | boolean;
+	maxLength?: number;
+}
+
+/**
+ * The query for a template's fields, selecting `subfields` (all from TEMPLATE_FIELD_SUBFIELDS:
+ * constant text; what the user typed travels only in `$criteria`).
+ */
+export function templateFieldsQuery(subfields: readonly string[]): string {
+	const known = subfields.filter((name) => (TEMPLATE_FIELD_SUBFIELDS as readonly string[]).includes(name));
+	return (
+		'query TemplateFields($criteria: VideoTemplateLookupInput!) {\n' +
+		`  viewer { videoTemplate(criteria: $criteria) { id name fields { ${known.join(' ')} } } }\n` +
+		'}'
+	);
+}
+
+/** The sub-field a GraphQL error says the service does not have ("Cannot query field "x" on type "..."). */
+export function refusedSubfield(messages: string[], asked: readonly string[]): string | undefined {
+	for (const message of messages) {
+		const name = /Cannot query field "([^"]+)" on type "([^"]+)"/.exec(message)?.[1];
+		if (name && asked.includes(name)) return name;
+	}
+	return undefined;
+}
+
+function text(value: unknown): string | undefined {
+	if (typeof value === 'number') return String(value);
+	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+function kindOf(value: unknown): TemplateFieldKind {
+	const kind = (text(value) ?? '').toLowerCase();
+	return kind === 'media' || kind === 'color' || kind === 'font' ? kind : 'text';
+}
+
+/** The fields of a template, from any answer: entries without a name or id are skipped, duplicates kept once. */
+export function readTemplateFields(raw: unknown): TemplateField[] {
+	if (!Array.isArray(raw)) return [];
+	const fields: TemplateField[] = [];
+	const seen = new Set<string>();
+	for (const entry of raw) {
+		if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) continue;
+		const field = entry as IDataObject;
+		const key = text(field.name) ?? text(field.id);
+		if (!key || seen.has(key)) continue;
+		seen.add(key);
+		const kind = kindOf(field.type);
+		const mediaType = kind === 'media' ? text(field.mediaType)?.toLowerCase() : undefined;
+		const defaultValue = field.defaultValue;
+		fields.push({
+			key,
+			label: text(field.label) ?? key,
+			kind,
+			...(mediaType ? { mediaType } : {}),
+			required: field.required === true,
+			...(typeof defaultValue === 'string' || typeof defaultValue === 'number' || typeof defaultValue === 'boolean'
+				? { defaultValue }
+				: {}),
+			...(typeof field.maxLength === 'number' && field.maxLength > 0 ? { maxLength: field.maxLength } : {}),
+		});
+	}
+	return fields;
+}
+
+/** What the input takes, after the label (kept short: the editor cuts labels at about 30 characters); the resource mapper has no colour, font or asset widget. */
+function hint(field: TemplateField): string {
+	switch (field.kind) {
+		case 'media':
+			return `${field.mediaType ?? 'media'} asset ID or URL`;
+		case 'color':
+			return `e.g. ${typeof field.defaultValue === 'string' && field.defaultValue.startsWith('#') ? field.defaultValue : '#1A73E8'}`;
+		case 'font':
+			return 'font name';
+		default:
+			return field.maxLength ? `max ${field.maxLength} chars` : '';
+	}
+}
+
+/** The resource mapper's view of the fields: the label with what the input takes, keyed by the customer_data key. */
+export function toMapperFields(fields: TemplateField[]): ResourceMapperField[] {
+	return fields.map((field) => {
+		const what = hint(field);
+		return {
+			id: field.key,
+			displayName: what ? `${field.label} (${what})` : field.label,
+			required: field.required,
+			defaultMatch: false,
+			canBeUsedToMatch: false,
+			display: true,
+			type: 'string',
+			...(field.defaultValue !== undefined ? { defaultValue: field.defaultValue } : {}),
+		};
+	});
+}
+
+/** The mapper's value as n8n stores it (ResourceMapperValue, read loosely: it is user data). */
+export interface MappedValue {
+	mappingMode?: unknown;
+	value?: unknown;
+	schema?: unknown;
+}
+
+function isEmpty(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/**
+ * The Customer Data the mapper gives for one item: the values set below ("defineBelow"), or, in
+ * "autoMapInputData" mode, the input item's keys that are template fields. Empty values are left
+ * out, so the template's own default applies.
+ */
+export function mappedCustomerData(mapped: MappedValue | undefined, itemJson: IDataObject): IDataObject {
+	if (!mapped || typeof mapped !== 'object') return {};
+	const data: IDataObject = {};
+	if (mapped.mappingMode === 'autoMapInputData') {
+		const schema = Array.isArray(mapped.schema) ? (mapped.schema as IDataObject[]) : [];
+		for (const field of schema) {
+			const key = typeof field.id === 'string' ? field.id : undefined;
+			if (key && field.removed !== true && !isEmpty(itemJson[key])) data[key] = itemJson[key];
+		}
+		return data;
+	}
+	const values = mapped.value;
+	if (values === null || typeof values !== 'object' || Array.isArray(values)) return {};
+	for (const [key, value] of Object.entries(values as IDataObject)) {
+		if (!isEmpty(value)) data[key] = value;
+	}
+	return data;
+}

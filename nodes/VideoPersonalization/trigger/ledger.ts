@@ -1,0 +1,109 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { type FinalStatus, isFinalStatus } from '../helpers/videoList';
+import type { TrackedVideo } from './state';
+
+export interface VideoEvent {
+	status: FinalStatus;
+	video: IDataObject;
+}
+
+/** A video the poll cannot place in the list (no readable id or created_at): the answer is out of shape. */
+export class UnplaceableVideo extends Error {}
+
+/** Why a listed video cannot be placed in the list (no id or no readable created_at), if it cannot. */
+export function unplaceable(video: IDataObject): string | undefined {
+	const id = video.id;
+	if ((typeof id !== 'string' && typeof id !== 'number') || String(id) === '') {
+		return `a listed video has no id (${JSON.stringify(id)})`;
+	}
+	const createdAt = typeof video.created_at === 'string' ? Date.parse(video.created_at) : Number.NaN;
+	if (Number.isNaN(createdAt)) return `video "${String(id)}" has no readable created_at (${JSON.stringify(video.created_at)})`;
+	return undefined;
+}
+
+/** The id and created_at (ms) of a listed video; both are needed to place it, so neither is guessed. */
+export function placeVideo(video: IDataObject): { id: string; createdAt: number } {
+	const problem = unplaceable(video);
+	if (problem) throw new UnplaceableVideo(problem);
+	return { id: String(video.id), createdAt: Date.parse(String(video.created_at)) };
+}
+
+/**
+ * What a poll has concluded so far: the events it owes and the videos it accounts for. Each
+ * method is one rule of the invariant in poll.ts; nothing else changes `tracked` or `edge`.
+ */
+export class Ledger {
+	readonly events: VideoEvent[] = [];
+
+	readonly lost: string[] = [];
+
+	/** How many videos of the list are older than the horizon, as last read: where the next walk starts. */
+	below = 0;
+
+	/** The list's total as last read by the frontier. */
+	total = 0;
+
+	constructor(
+		public horizon: number,
+		readonly edge: Record<string, number>,
+		readonly tracked: Record<string, TrackedVideo>,
+	) {}
+
+	/** Created before the horizon, or seen at or after it by an earlier read: an event for it is never new. */
+	accounted(id: string, createdAt: number): boolean {
+		return createdAt < this.horizon || id in this.edge;
+	}
+
+	/** The frontier's first sight of a video no earlier read accounted for: its event now, or track it. */
+	newcomer(video: IDataObject, rank: number | undefined): void {
+		const { id, createdAt } = placeVideo(video);
+		this.edge[id] = createdAt;
+		if (isFinalStatus(video.status)) this.events.push({ status: video.status, video });
+		else this.tracked[id] = withRank({ status: String(video.status), createdAt }, rank);
+	}
+
+	/** A tracked video read again (the frontier or a search): finished ends its render with one event. */
+	seen(video: IDataObject, rank: number | undefined): boolean {
+		const { id, createdAt } = placeVideo(video);
+		const entry = this.tracked[id];
+		if (!entry) return false;
+		if (isFinalStatus(video.status)) {
+			delete this.tracked[id];
+			this.events.push({ status: video.status, video });
+		} else {
+			this.tracked[id] = withRank({ status: String(video.status), createdAt }, rank ?? entry.rank);
+		}
+		return true;
+	}
+
+	/** An accounted video in the in-flight lists that is not tracked: it is rendering again. */
+	rejoin(video: IDataObject): void {
+		const { id, createdAt } = placeVideo(video);
+		this.tracked[id] = { status: String(video.status), createdAt };
+	}
+
+	/** A tracked video not found by a complete search, a third poll in a row: deleted. */
+	missed(id: string): void {
+		const entry = this.tracked[id];
+		if (!entry) return;
+		const misses = (entry.misses ?? 0) + 1;
+		if (misses >= 3) {
+			delete this.tracked[id];
+			this.lost.push(id);
+		} else {
+			entry.misses = misses;
+		}
+	}
+
+	/** Moves the horizon forward once everything from the old one up to `to` has been read. */
+	advance(to: number): void {
+		if (to <= this.horizon) return;
+		this.horizon = to;
+		for (const [id, createdAt] of Object.entries(this.edge)) if (createdAt < to) delete this.edge[id];
+	}
+}
+
+function withRank(video: TrackedVideo, rank: number | undefined): TrackedVideo {
+	return rank === undefined ? video : { ...video, rank };
+}

@@ -1,0 +1,202 @@
+/**
+ * Random schedules for the trigger's model-based test: ordinary traffic and the hard cases
+ * (same-second batches, re-renders, deletions, overlapping polls, polls cut short by their time
+ * budget, a process that dies mid-poll, restarts from what n8n saved, faults), interleaved with
+ * the poll's own requests. Each schedule is one seed; `runSchedule(seed)` replays it exactly.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { pollOnce } from '../../../../nodes/VideoPersonalization/trigger/run.ts';
+import { mixSeed, Rng } from '../../../../sandbox/rng.mts';
+import { type Emitted, judge, Killed, ModelService, type Order, type Verdict } from './model.mts';
+
+/** n8n's two ways of keeping static data (see the platform notes). */
+export type Scheduler = 'legacy' | 'durable';
+
+export interface ScheduleResult {
+	seed: number;
+	verdict: Verdict;
+	polls: number;
+	events: number;
+	requests: number;
+	summary: string;
+}
+
+const MINUTE = 60_000;
+const START = Date.UTC(2026, 10, 23, 9, 0, 0);
+
+let processes = 0;
+
+/** One trigger under one scheduler: its static data in memory, what n8n saved, its lease key. */
+class TriggerUnderTest {
+	staticData: IDataObject = {};
+
+	saved = '{}';
+
+	key = `model-${++processes}`;
+
+	activated = false;
+
+	readonly emitted: Emitted[] = [];
+
+	constructor(private readonly scheduler: Scheduler) {}
+
+	/** The process restarts: memory is gone, the saved static data comes back. */
+	restart(): void {
+		this.staticData = JSON.parse(this.saved) as IDataObject;
+		this.key = `model-${++processes}`;
+	}
+
+	async poll(model: ModelService, budgetMs: number): Promise<'done' | 'busy' | 'failed' | 'killed'> {
+		try {
+			const run = await pollOnce({ key: this.key, staticData: this.staticData, source: model, now: () => model.now, budgetMs, leaseMarginMs: 10 * MINUTE });
+			if (run.status !== 'done') return 'busy';
+			for (const event of run.outcome.events) {
+				this.emitted.push({ id: String(event.video.id), episode: Number(event.video._episode), status: event.status });
+			}
+			const activation = !this.activated && run.outcome.state !== undefined;
+			this.activated ||= activation;
+			if (this.scheduler === 'durable' || activation || run.outcome.events.length > 0) this.saved = JSON.stringify(this.staticData);
+			return 'done';
+		} catch (error) {
+			if (error instanceof Killed) return 'killed';
+			return 'failed';
+		}
+	}
+}
+
+/** What a seed decides about the account and its traffic. */
+function accountFor(rng: Rng) {
+	return {
+		order: (rng.float() < 0.5 ? 'newest-first' : 'oldest-first') as Order,
+		maxPageSize: [100, 100, 50, 20, 7][rng.int(0, 4)],
+		initial: rng.int(0, 3) === 0 ? 0 : rng.int(1, 400),
+		/** A new account whose first bulk batch is all in one second (order unknown at first). */
+		oneSecondStart: rng.float() < 0.15,
+		changeRate: [0.05, 0.2, 0.5][rng.int(0, 2)],
+		polls: rng.int(8, 30),
+	};
+}
+
+/** Applies one random change to the model (called between requests). */
+function change(model: ModelService, rng: Rng): void {
+	const roll = rng.float();
+	const pick = <T,>(list: T[]): T | undefined => (list.length ? list[rng.int(0, list.length - 1)] : undefined);
+	if (roll < 0.25) model.create(1, { sameSecond: rng.float() < 0.5 });
+	else if (roll < 0.32) model.create(rng.int(2, 120), { sameSecond: true, status: rng.float() < 0.2 ? 'published' : undefined });
+	else if (roll < 0.62) {
+		const video = pick(model.inFlight());
+		if (video) model.finish(video, rng.float() < 0.8 ? 'published' : 'failed');
+	} else if (roll < 0.72) {
+		const video = pick(model.inFlight());
+		if (video) model.start(video);
+	} else if (roll < 0.8) {
+		const video = pick(model.finished());
+		if (video) model.rerender(video);
+	} else if (roll < 0.82) {
+		const video = pick(model.videos.filter((candidate) => candidate.deletedAt === undefined));
+		if (video) model.delete(video);
+	} else {
+		model.now += rng.int(100, 3000);
+	}
+}
+
+export async function runSchedule(seed: number, scheduler: Scheduler, order?: Order): Promise<ScheduleResult> {
+	const rng = new Rng(mixSeed(seed, 0x7419));
+	const account = accountFor(rng);
+	const model = new ModelService(rng, order ?? account.order, account.maxPageSize, START);
+	if (account.oneSecondStart) model.create(account.initial, { sameSecond: true });
+	else {
+		for (let made = 0; made < account.initial; made += 10) {
+			model.create(10, { status: 'published', sameSecond: rng.float() < 0.5 });
+			model.now += rng.int(0, 5000);
+		}
+		for (const video of model.videos) if (rng.float() < 0.2) model.rerender(video);
+	}
+	const trigger = new TriggerUnderTest(scheduler);
+	let activatedFrom = Number.NaN;
+	let activatedAt = Number.NaN;
+	const log: string[] = [];
+
+	let polls = 0;
+	let killAt = -1;
+	let overlapAt = -1;
+	let changing = true;
+	model.beforeRequest = async () => {
+		if (killAt === model.requests) throw new Killed('the process died');
+		if (overlapAt === model.requests) {
+			// n8n starts the next poll on time while this one is still reading: it must not emit.
+			const overlapping = await trigger.poll(model, 40_000);
+			if (overlapping === 'done') log.push('overlapping poll was not refused');
+		}
+		if (changing && rng.float() < account.changeRate) change(model, rng);
+		if (changing && rng.float() < 0.03) throw new Error('503 from the service');
+	};
+
+	const pollOnceMore = async (options: { faults: boolean }) => {
+		polls++;
+		const before = model.now;
+		const cut = options.faults && rng.float() < 0.15;
+		killAt = options.faults && rng.float() < 0.05 ? model.requests + rng.int(1, 8) : -1;
+		overlapAt = options.faults && rng.float() < 0.1 ? model.requests + rng.int(1, 6) : -1;
+		const outcome = await trigger.poll(model, cut ? rng.int(200, 3000) : 40_000);
+		if (outcome === 'killed') trigger.restart();
+		if (Number.isNaN(activatedAt) && trigger.activated) {
+			activatedFrom = before;
+			activatedAt = model.now;
+		}
+		log.push(`poll ${polls}: ${outcome}${cut ? ' (short budget)' : ''}`);
+		if (process.env.TRACE_VIDEO) {
+			const state = (trigger.staticData.videoTrigger ?? {}) as IDataObject;
+			const id = process.env.TRACE_VIDEO;
+			process.stdout.write(`poll ${polls} ${outcome}: order ${String(state.order)} below ${String(state.below)} total ${String(state.total)} horizon ${String(state.horizon)} tracked ${JSON.stringify((state.tracked as IDataObject | undefined)?.[id])} edge ${JSON.stringify((state.edge as IDataObject | undefined)?.[id])} emitted ${trigger.emitted.filter((event) => event.id === id).length}\n`);
+		}
+		model.now = Math.max(model.now, before + MINUTE);
+		if (options.faults && rng.float() < 0.08) {
+			trigger.restart();
+			log.push('restart');
+		}
+	};
+
+	for (let poll = 0; poll < account.polls; poll++) await pollOnceMore({ faults: true });
+	// Drain: no more changes or faults; every render ends; polls until the full read has run.
+	changing = false;
+	killAt = -1;
+	overlapAt = -1;
+	for (const video of model.inFlight()) model.finish(video, 'published');
+	// Until the trigger has caught up (a backlog may take several polls): nothing tracked and the
+	// horizon no longer moving, twice in a row.
+	const progress = () => {
+		const state = (trigger.staticData.videoTrigger ?? {}) as IDataObject;
+		return `${Object.keys((state.tracked ?? {}) as IDataObject).length}:${String(state.horizon)}:${String(state.below)}`;
+	};
+	for (let poll = 0, quiet = 0, last = ''; poll < 60 && quiet < 2; poll++) {
+		model.now += 11 * MINUTE;
+		await pollOnceMore({ faults: false });
+		const now = progress();
+		quiet = trigger.activated && now.startsWith('0:') && now === last ? quiet + 1 : 0;
+		last = now;
+	}
+	const verdict = judge(model, trigger.emitted, activatedFrom, activatedAt);
+	if (process.env.TRACE_VIDEO) process.stdout.write(`${JSON.stringify(trigger.emitted.filter((event) => event.id === process.env.TRACE_VIDEO))} ${JSON.stringify(model.videos.find((video) => video.id === process.env.TRACE_VIDEO))} activated ${activatedFrom}..${activatedAt}\n`);
+	if (log.includes('overlapping poll was not refused')) verdict.repeated.push('an overlapping poll ran');
+	return {
+		seed,
+		verdict,
+		polls,
+		events: trigger.emitted.length,
+		requests: model.requests,
+		summary: `${scheduler}, ${model.order}, page size ${account.maxPageSize}, ${model.videos.length} videos; ${log.join('; ')}`,
+	};
+}
+
+/** Runs `count` seeds from `first`; returns the failures (with their seed, for MODEL_SEED=). */
+export async function runMany(first: number, count: number, scheduler: Scheduler, order?: Order): Promise<ScheduleResult[]> {
+	const failures: ScheduleResult[] = [];
+	for (let seed = first; seed < first + count; seed++) {
+		const result = await runSchedule(seed, scheduler, order);
+		const { repeated, missed, unexpected } = result.verdict;
+		if (repeated.length || missed.length || unexpected.length) failures.push(result);
+	}
+	return failures;
+}
