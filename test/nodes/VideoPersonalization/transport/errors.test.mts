@@ -8,7 +8,9 @@ import { NodeApiError } from 'n8n-workflow';
 import {
 	type CallContext,
 	describeFailure,
+	duration,
 	type Failure,
+	isOutOfTime,
 	looksLikeHtml,
 	networkFailure,
 	redact,
@@ -554,5 +556,64 @@ describe('messages name the address and the credential field it came from', () =
 		const described = describeFailure({ kind: 'shape', detail: 'Expected JSON, got an HTML page (status 200)' }, context({ endpoint: query }));
 		expect(described.description).toContain('check the GraphQL Endpoint in the credential (now https://api.example.com/v1/graphql)');
 		expect(describeFailure({ kind: 'shape', detail: 'x' }, context({ endpoint: rest })).description).toBe('x');
+	});
+});
+
+describe('out of time (the call\'s time budget)', () => {
+	const SETTING = 'Options > Give Up After (Minutes)';
+	const node = { id: 'n', name: 'Video Personalization', type: 't', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
+
+	it.each([
+		[400, '1 s'],
+		[3_000, '3 s'],
+		[119_000, '119 s'],
+		[150_000, '2.5 min'],
+		[300_000, '5 min'],
+	])('says %i ms as "%s"', (ms, text) => {
+		expect(duration(ms)).toBe(text);
+	});
+
+	it('a Retry-After longer than the budget names the wait, the budget and the option value that allows it', () => {
+		const failure: Failure = {
+			kind: 'outOfTime',
+			budgetMs: 120_000,
+			elapsedMs: 50,
+			askedMs: 150_000,
+			last: http(429, { message: `slow down ${SECRET}` }),
+			setting: SETTING,
+		};
+		const described = describeFailure(failure, context());
+		expect(described.message).toBe(`The service asked to wait 2.5 min before it takes the request to ${ACTION} (429): longer than the time budget of 2 min`);
+		expect(described.description).toBe(`To wait for it, set ${SETTING} to 4 or more; or run again later. The service said: "slow down ***".`);
+		expect(described.httpCode).toBe('429');
+	});
+
+	it('without an option to name (a caller\'s own deadline), gives no advice about one', () => {
+		const described = describeFailure({ kind: 'outOfTime', budgetMs: 10_000, elapsedMs: 10, askedMs: 60_000, last: http(429) }, context());
+		expect(described.description).toBe('Run again later.');
+		const gaveUp = describeFailure({ kind: 'outOfTime', budgetMs: 10_000, elapsedMs: 10_000, last: http(503) }, context({ retries: 2 }));
+		expect(gaveUp.description).not.toMatch(/Raise/);
+	});
+
+	it('a budget spent on faults keeps the last fault\'s words and says it gave up', () => {
+		const described = describeFailure(
+			{ kind: 'outOfTime', budgetMs: 3_000, elapsedMs: 3_020, last: { kind: 'network', code: 'TIMEOUT', detail: 'No answer within 3 s' }, setting: SETTING },
+			context({ retries: 0 }),
+		);
+		expect(described.message).toBe(`The service did not answer in time to ${ACTION} (gave up after 3 s, the time budget of 3 s)`);
+		expect(described.description).toMatch(/^No answer within 3 s\. .*Raise Options > Give Up After \(Minutes\) to keep trying longer\.$/);
+	});
+
+	it('a call that never got its turn says so', () => {
+		const described = describeFailure({ kind: 'outOfTime', budgetMs: 60_000, elapsedMs: 60_000, setting: SETTING }, context());
+		expect(described.message).toBe(`Could not ${ACTION} in time: it was still waiting for its turn (gave up after 60 s, the time budget of 60 s)`);
+	});
+
+	it('is recognisable as its own kind of error', () => {
+		const outOfTime = toNodeApiError(node, { kind: 'outOfTime', budgetMs: 1_000, elapsedMs: 1_000 }, context());
+		expect(isOutOfTime(outOfTime)).toBe(true);
+		expect(isOutOfTime(toNodeApiError(node, http(503), context()))).toBe(false);
+		expect(isOutOfTime(new Error('x'))).toBe(false);
+		expect(isOutOfTime(undefined)).toBe(false);
 	});
 });
