@@ -62,7 +62,8 @@ between two polls. Last, 50 of the seed's in-flight videos (in flight since befo
 poll with finished videos is checked to emit exactly 50 events. Then a busy account: 10,000 drafts and 8,000 renders
 in flight (0.1.0 made 184 requests per idle poll there), idle polls, then 1 and then 50 of the renders finish. An
 idle poll reads the newest end of the list and the first page of the draft and processing lists; when their counts
-say a tracked video left them, the lists are read in full in overlapping pages (the busy account's 233) and the
+say a tracked video left them, the lists are read in full in overlapping pages (only the processing list while the
+draft count adds up: the busy account's 109) and the
 videos that left are looked up where they were last seen. Recent videos sit in the window the poll reads anyway.`,
 	'rate-limit': `The sandbox's rate limiter (sandbox/README.md, "Rate limiter"): a token bucket of R requests per second holding
 at most B, refilled with wall time, \`Retry-After\` in whole seconds rounded up (so 1 s for every case here, whatever

@@ -3,6 +3,7 @@ import type { PollSession, ReadPage } from './session';
 import { windowAt } from './windows';
 
 const IN_FLIGHT_STATUSES = ['draft', 'processing'] as const;
+type InFlightStatus = (typeof IN_FLIGHT_STATUSES)[number];
 
 export interface InFlightResult {
 	/** Both lists were read to their end (a full read), or their first pages proved nothing left. */
@@ -18,39 +19,52 @@ export interface InFlightResult {
  * draft + processing equals the tracked videos plus the unaccounted ones those pages show, and
  * every accounted video they show is tracked, no tracked video can have left the lists unless
  * another video started rendering again at the same time (the one case counts cannot show; a
- * full read every FULL_READ_MS settles it). Otherwise every page is read: each accounted video
- * in flight that is not tracked is rendering again and is tracked; each tracked one not seen is
- * a suspect. Nothing here emits: a video in flight owes no event yet.
+ * full read every FULL_READ_MS settles it). Otherwise the lists are read in full: each accounted
+ * video in flight that is not tracked is rendering again and is tracked; each tracked one not
+ * seen is a suspect. When the draft list alone still adds up (drafts waiting while renders
+ * finish, as on a busy account), only the processing list is read. Nothing here emits: a video
+ * in flight owes no event yet.
  */
 export async function readInFlight(session: PollSession, ledger: Ledger, forceFull: boolean): Promise<InFlightResult> {
 	const firsts = await Promise.all(IN_FLIGHT_STATUSES.map(async (status) => await session.read(1, status)));
 	const present = new Set<string>();
-	let unaccounted = 0;
-	let rejoined = false;
-	const observe = (page: ReadPage) => {
+	const unaccounted = { draft: 0, processing: 0 };
+	const rejoined = { draft: false, processing: false };
+	const observe = (status: InFlightStatus) => (page: ReadPage) => {
 		for (const video of page.items) {
 			const { id, createdAt } = placeVideo(video);
-			if (present.has(id)) continue;
 			present.add(id);
-			if (id in ledger.tracked) continue;
-			if (!ledger.accounted(id, createdAt)) unaccounted++;
+			const tracked = ledger.tracked[id];
+			if (tracked) tracked.status = status;
+			else if (!ledger.accounted(id, createdAt)) unaccounted[status]++;
 			else {
 				ledger.rejoin(video);
-				rejoined = true;
+				rejoined[status] = true;
 			}
 		}
 	};
-	firsts.forEach(observe);
-	const inFlight = firsts.reduce((sum, page) => sum + page.total, 0);
-	const trackedCount = Object.keys(ledger.tracked).length;
-	if (!forceFull && !rejoined && inFlight === trackedCount + unaccounted) {
+	firsts.forEach((first, index) => observe(IN_FLIGHT_STATUSES[index])(first));
+	const tracked = Object.values(ledger.tracked);
+	const expected = (status: InFlightStatus) =>
+		tracked.filter((video) => video.status === status).length + unaccounted[status];
+	const [drafts, processing] = firsts;
+	const addsUp = (status: InFlightStatus, total: number) => !rejoined[status] && total === expected(status);
+	if (!forceFull && !rejoined.draft && !rejoined.processing && drafts.total + processing.total === expected('draft') + expected('processing')) {
 		return { complete: true, fullRead: false, suspects: [] };
 	}
+	const readDrafts = forceFull || !addsUp('draft', drafts.total);
+	const lists = IN_FLIGHT_STATUSES.map((status, index) => ({ status, first: firsts[index] })).filter(
+		({ status }) => status === 'processing' || readDrafts,
+	);
 	const read = await Promise.all(
-		firsts.map(async (first, index) => await readRest(session, IN_FLIGHT_STATUSES[index], first, observe)),
+		lists.map(async ({ status, first }) => await readRest(session, status, first, observe(status))),
 	);
 	if (!read.every(Boolean)) return { complete: false, fullRead: false, suspects: [] };
-	return { complete: true, fullRead: true, suspects: Object.keys(ledger.tracked).filter((id) => !present.has(id)) };
+	// Drafts not read in full are where they were: their count adds up.
+	const suspects = Object.entries(ledger.tracked)
+		.filter(([id, video]) => !present.has(id) && (readDrafts || video.status !== 'draft'))
+		.map(([id]) => id);
+	return { complete: true, fullRead: readDrafts, suspects };
 }
 
 /**
