@@ -6,7 +6,8 @@ import { fetchRestPageAtServiceSize } from './transport/pagination';
 import type { FinalStatus } from './helpers/videoList';
 import { unplaceable, type VideoEvent } from './trigger/ledger';
 import { pollOnce } from './trigger/run';
-import { MIN_REQUEST_MS, type PageSource } from './trigger/session';
+import { MIN_REQUEST_MS, OutOfTime, type PageSource } from './trigger/session';
+import { isOutOfTime } from './transport/errors';
 import { latestFinished } from './trigger/testEvent';
 
 /** A poll reads for at most this long, then commits what it has (under the durable scheduler's 45 s). */
@@ -68,10 +69,15 @@ export class VideoPersonalizationTrigger implements INodeType {
 					path: '/videos',
 					qs: status ? { status } : {},
 					action: `list ${status ?? 'all'} videos to look for finished renders`,
-					timeoutMs: Math.min(DEFAULT_TIMEOUT_MS, Math.max(MIN_REQUEST_MS, timeoutMs)),
+					// Every attempt and wait of this request (retries, a 429's Retry-After) ends by then.
+					deadline: Date.now() + Math.min(DEFAULT_TIMEOUT_MS, Math.max(MIN_REQUEST_MS, timeoutMs)),
 				};
 				// The one page-size discovery of the package; the poll reads positions off the size served.
-				const { page: served, size } = await fetchRestPageAtServiceSize(api, call, page, limit);
+				// A request that runs out of the poll's time (a long Retry-After) ends the poll's reading: it
+				// commits what it concluded instead of failing.
+				const { page: served, size } = await fetchRestPageAtServiceSize(api, call, page, limit).catch(
+					async (error: unknown) => await Promise.reject(isOutOfTime(error) ? new OutOfTime() : error),
+				);
 				const result = { ...served, limit: size };
 				// The poll places every video by its id and created_at: one without them is an answer out of shape.
 				for (const [index, video] of result.items.entries()) {

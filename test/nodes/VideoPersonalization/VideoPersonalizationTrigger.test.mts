@@ -147,6 +147,24 @@ describe('Video Personalization Trigger', () => {
 		process.stdout.write(`trigger: 1,800 in flight, idle ${run.requestsPerPoll[1]} requests, one finished ${run.requestsPerPoll[3]} requests\n`);
 	});
 
+	it('a long Retry-After during a poll ends its reading in time; the next poll emits what it left', async () => {
+		const run = new TriggerRun(sandbox);
+		await run.poll();
+		const start = sandbox.clock.now();
+		const batch = sandbox.store.addVideos(30, { createdAt: start + 1000, finishAt: start + 20_000, outcome: 'published' });
+		sandbox.clock.advance(MINUTE);
+		// Every list request is answered 429 with Retry-After: 600 (ten minutes).
+		sandbox.faults.script([{ kind: '429', status: 429, retryAfter: 600, times: 100, match: { path: '/v1/videos' } }]);
+		// The poll does not wait ten minutes (the test would time out): it returns, emitting nothing.
+		expect(await run.poll()).toBeNull();
+		sandbox.faults.clear();
+		sandbox.clock.advance(MINUTE);
+		await run.poll();
+		// The 30, and the seed's renders that finished meanwhile: each once.
+		expect(run.emitted.map((event) => event.id).sort()).toEqual([...finishedAfter(sandbox, start).keys()].sort());
+		expect(run.emitted.map((event) => event.id)).toEqual(expect.arrayContaining(batch.map((video) => video.id)));
+	});
+
 	it('fires only for the chosen event', async () => {
 		const run = new TriggerRun(sandbox, ['failed']);
 		await run.poll();
