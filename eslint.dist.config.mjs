@@ -4,7 +4,9 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const fromCli = createRequire(require.resolve('@n8n/node-cli/eslint'));
-const { n8nCommunityNodesPlugin } = await import(fromCli.resolve('@n8n/eslint-plugin-community-nodes'));
+const { n8nCommunityNodesPlugin } = await import(
+	fromCli.resolve('@n8n/eslint-plugin-community-nodes')
+);
 
 export default [
 	{

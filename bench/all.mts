@@ -33,14 +33,21 @@ for (const [name, file] of BENCHMARKS) {
 		run = spawnSync(process.execPath, ['--import', 'tsx', file], { stdio: 'inherit' });
 	}
 	seconds[name] = (Date.now() - begun) / 1000;
-	console.log(`=== ${name}: ${run.status === 0 ? 'done' : `FAILED (exit ${run.status})`} in ${round(seconds[name], 1)} s ===`);
+	console.log(
+		`=== ${name}: ${run.status === 0 ? 'done' : `FAILED (exit ${run.status})`} in ${round(seconds[name], 1)} s ===`,
+	);
 	if (run.status !== 0) failed.push(name);
 }
 const total = (Date.now() - started) / 1000;
 if (!only && failed.length === 0) {
 	mkdirSync(RESULTS_DIR, { recursive: true });
-	writeFileSync(join(RESULTS_DIR, 'all.json'), `${JSON.stringify({ date: new Date().toISOString(), seconds: total, benchmarks: seconds }, null, 2)}\n`);
+	writeFileSync(
+		join(RESULTS_DIR, 'all.json'),
+		`${JSON.stringify({ date: new Date().toISOString(), seconds: total, benchmarks: seconds }, null, 2)}\n`,
+	);
 }
 spawnSync(process.execPath, ['--import', 'tsx', 'bench/markdown.mts'], { stdio: 'inherit' });
-console.log(`\nAll benchmarks: ${round(total, 1)} s${failed.length ? `; failed: ${failed.join(', ')}` : ''}`);
+console.log(
+	`\nAll benchmarks: ${round(total, 1)} s${failed.length ? `; failed: ${failed.join(', ')}` : ''}`,
+);
 process.exitCode = failed.length ? 1 : 0;

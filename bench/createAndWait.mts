@@ -33,11 +33,18 @@ interface Run {
 }
 
 async function main(): Promise<void> {
-	const sandbox = await startRemoteSandbox({ clock: 'real', dataset: { videos: EXISTING, assets: 4 }, render: RENDER });
+	const sandbox = await startRemoteSandbox({
+		clock: 'real',
+		dataset: { videos: EXISTING, assets: 4 },
+		render: RENDER,
+	});
 	const runs: Run[] = [];
 	try {
 		await sandbox.call('store.setCredits', { organisationId: 'org_acme', credits: 1_000_000_000 });
-		await sandbox.call('store.setCredits', { brandId: sandbox.known.primaryBrandId, credits: 1_000_000_000 });
+		await sandbox.call('store.setCredits', {
+			brandId: sandbox.known.primaryBrandId,
+			credits: 1_000_000_000,
+		});
 		await sandbox.call('store.finishAll');
 		for (let rep = 0; rep < REPS; rep++) {
 			await sandbox.call('requests.clear');
@@ -54,20 +61,27 @@ async function main(): Promise<void> {
 						options: { pollInterval: POLL_SECONDS, waitTimeout: 10 },
 					},
 					credentials: { apiKey: sandbox.keys.user, baseUrl: sandbox.baseUrl },
-					items: Array.from({ length: VIDEOS }, (_, index) => ({ json: { name: `Customer ${index}` } })),
+					items: Array.from({ length: VIDEOS }, (_, index) => ({
+						json: { name: `Customer ${index}` },
+					})),
 				}),
 			);
 			if (result.error) throw result.error;
 			const log = await sandbox.call<RequestRecord[]>('requests.log');
 			const lists = log.filter((record) => record.method === 'GET' && record.path === '/v1/videos');
 			// Every round's scan starts at page 1 of the list.
-			const roundStarts = lists.map((record, index) => (record.query.page === '1' ? index : -1)).filter((index) => index >= 0);
-			const perRound = roundStarts.map((start, index) => (roundStarts[index + 1] ?? lists.length) - start);
+			const roundStarts = lists
+				.map((record, index) => (record.query.page === '1' ? index : -1))
+				.filter((index) => index >= 0);
+			const perRound = roundStarts.map(
+				(start, index) => (roundStarts[index + 1] ?? lists.length) - start,
+			);
 			const statuses = result.items.map((item) => item.json.status);
 			const total = EXISTING + VIDEOS * (rep + 1);
 			runs.push({
 				ms,
-				posts: log.filter((record) => record.method === 'POST' && record.path === '/v1/videos').length,
+				posts: log.filter((record) => record.method === 'POST' && record.path === '/v1/videos')
+					.length,
 				rounds: roundStarts.length,
 				listRequests: lists.length,
 				listRequestsPerRound: lists.length / roundStarts.length,
@@ -77,7 +91,8 @@ async function main(): Promise<void> {
 				published: statuses.filter((status) => status === 'published').length,
 				failed: statuses.filter((status) => status === 'failed').length,
 			});
-			if (runs[rep].finished !== VIDEOS) throw new Error(`only ${runs[rep].finished} of ${VIDEOS} videos came out finished`);
+			if (runs[rep].finished !== VIDEOS)
+				throw new Error(`only ${runs[rep].finished} of ${VIDEOS} videos came out finished`);
 		}
 	} finally {
 		await sandbox.close();
@@ -100,14 +115,24 @@ async function main(): Promise<void> {
 
 	const perRound = median(runs.map((run) => run.listRequestsPerRound));
 	const figures: Figure[] = [
-		{ name: `Create-and-wait ${VIDEOS.toLocaleString('en-US')}: rounds`, value: median(runs.map((run) => run.rounds)), unit: '', repetitions: REPS },
+		{
+			name: `Create-and-wait ${VIDEOS.toLocaleString('en-US')}: rounds`,
+			value: median(runs.map((run) => run.rounds)),
+			unit: '',
+			repetitions: REPS,
+		},
 		{
 			name: `Create-and-wait ${VIDEOS.toLocaleString('en-US')}: list requests spent waiting`,
 			value: median(runs.map((run) => run.listRequests)),
 			unit: '',
 			repetitions: REPS,
 		},
-		{ name: `Create-and-wait ${VIDEOS.toLocaleString('en-US')}: list requests per round`, value: round(perRound, 1), unit: '', repetitions: REPS },
+		{
+			name: `Create-and-wait ${VIDEOS.toLocaleString('en-US')}: list requests per round`,
+			value: round(perRound, 1),
+			unit: '',
+			repetitions: REPS,
+		},
 		{
 			name: `Create-and-wait ${VIDEOS.toLocaleString('en-US')}: naive polls per round (${VIDEOS.toLocaleString('en-US')}) / list requests per round`,
 			value: round(VIDEOS / perRound, 1),
@@ -123,7 +148,20 @@ async function main(): Promise<void> {
 			repetitions: REPS,
 		},
 	];
-	writeResults('create-and-wait', COMMAND, figures, { title, rows }, { videos: VIDEOS, existing: EXISTING, pollSeconds: POLL_SECONDS, render: RENDER, repetitions: REPS, runs });
+	writeResults(
+		'create-and-wait',
+		COMMAND,
+		figures,
+		{ title, rows },
+		{
+			videos: VIDEOS,
+			existing: EXISTING,
+			pollSeconds: POLL_SECONDS,
+			render: RENDER,
+			repetitions: REPS,
+			runs,
+		},
+	);
 }
 
 await main();

@@ -8,7 +8,11 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import type { RequestRecord } from '../sandbox/index.mts';
 import { runNode } from '../test/harness/engine.mts';
-import { HTTP_REQUEST_TYPE, httpRequestCreateVideoParameters, httpRequestNode } from './lib/httpRequestNode.mts';
+import {
+	HTTP_REQUEST_TYPE,
+	httpRequestCreateVideoParameters,
+	httpRequestNode,
+} from './lib/httpRequestNode.mts';
 import { startRemoteSandbox, type RemoteSandbox } from './lib/remoteSandbox.mts';
 import { median, round, rotated, timed, writeResults, type Figure } from './lib/report.mts';
 
@@ -43,11 +47,14 @@ interface Contender {
 	run: (items: INodeExecutionData[], scenario: Scenario) => Promise<Outcome>;
 }
 
-const inputItems = (): INodeExecutionData[] => Array.from({ length: VIDEOS }, (_, index) => ({ json: { name: `Customer ${index}` } }));
+const inputItems = (): INodeExecutionData[] =>
+	Array.from({ length: VIDEOS }, (_, index) => ({ json: { name: `Customer ${index}` } }));
 
 function outcomeOf(items: INodeExecutionData[], error: Error | undefined): Outcome {
 	if (error) return { ok: 0, failed: VIDEOS, runError: error.message.slice(0, 120) };
-	const ok = items.filter((item) => typeof item.json.id === 'string' && item.json.error === undefined).length;
+	const ok = items.filter(
+		(item) => typeof item.json.id === 'string' && item.json.error === undefined,
+	).length;
 	return { ok, failed: items.length - ok };
 }
 
@@ -78,7 +85,10 @@ function contenders(sandbox: RemoteSandbox, httpVersion: number | undefined): Co
 		runNode({
 			nodeType: HTTP_REQUEST_TYPE,
 			node: { typeVersion: httpVersion, ...node },
-			parameters: httpRequestCreateVideoParameters(`${sandbox.baseUrl}/videos`, sandbox.known.stockTemplateId),
+			parameters: httpRequestCreateVideoParameters(
+				`${sandbox.baseUrl}/videos`,
+				sandbox.known.stockTemplateId,
+			),
 			credentials,
 			items,
 		});
@@ -95,7 +105,11 @@ function contenders(sandbox: RemoteSandbox, httpVersion: number | undefined): Co
 			name: 'HTTP Request + Retry On Fail (3 tries, 1 s)',
 			faultsOnly: true,
 			run: async (items) => {
-				const result = await http(items, { retryOnFail: true, maxTries: 3, waitBetweenTries: 1000 });
+				const result = await http(items, {
+					retryOnFail: true,
+					maxTries: 3,
+					waitBetweenTries: 1000,
+				});
 				return outcomeOf(result.items, result.error);
 			},
 		},
@@ -108,9 +122,11 @@ function contenders(sandbox: RemoteSandbox, httpVersion: number | undefined): Co
 				let pending = items;
 				let ok = 0;
 				for (let pass = 0; pass < 20 && pending.length > 0; pass++) {
-					if (pass > 0) await new Promise((resolve) => setTimeout(resolve, (scenario.retryAfter ?? 0) * 1000));
+					if (pass > 0)
+						await new Promise((resolve) => setTimeout(resolve, (scenario.retryAfter ?? 0) * 1000));
 					const result = await http(pending, { onError: 'continueRegularOutput' });
-					if (result.error) return { ok, failed: pending.length, runError: result.error.message.slice(0, 120) };
+					if (result.error)
+						return { ok, failed: pending.length, runError: result.error.message.slice(0, 120) };
 					const failedIndexes = new Set<number>();
 					for (const item of result.items) {
 						const paired = item.pairedItem as { item: number } | undefined;
@@ -134,11 +150,22 @@ interface Measurement {
 	rateLimited: number;
 }
 
-async function measure(sandbox: RemoteSandbox, contender: Contender, scenario: Scenario, seed: number): Promise<Measurement> {
+async function measure(
+	sandbox: RemoteSandbox,
+	contender: Contender,
+	scenario: Scenario,
+	seed: number,
+): Promise<Measurement> {
 	await sandbox.call('requests.clear');
 	await sandbox.call('faults.clear');
 	if (scenario.retryAfter !== undefined) {
-		await sandbox.call('faults.random', { rate: FAULT_RATE, kinds: ['429'], retryAfter: scenario.retryAfter, seed, match: { method: 'POST', path: '/v1/videos' } });
+		await sandbox.call('faults.random', {
+			rate: FAULT_RATE,
+			kinds: ['429'],
+			retryAfter: scenario.retryAfter,
+			seed,
+			match: { method: 'POST', path: '/v1/videos' },
+		});
 	}
 	const { ms, value: outcome } = await timed(() => contender.run(inputItems(), scenario));
 	await sandbox.call('faults.clear');
@@ -161,13 +188,23 @@ async function main(): Promise<void> {
 	try {
 		const list = contenders(sandbox, http.ok ? http.version : undefined);
 		for (const [index, scenario] of SCENARIOS.entries()) {
-			const runnable = list.filter((contender) => scenario.retryAfter !== undefined || !contender.faultsOnly);
-			results[scenario.name] = Object.fromEntries(runnable.map((contender) => [contender.name, []]));
+			const runnable = list.filter(
+				(contender) => scenario.retryAfter !== undefined || !contender.faultsOnly,
+			);
+			results[scenario.name] = Object.fromEntries(
+				runnable.map((contender) => [contender.name, []]),
+			);
 			// Rep -1 warms up (engine, JIT, connections) once, in the first scenario.
 			for (let rep = index === 0 ? -1 : 0; rep < REPS; rep++) {
 				for (const contender of rotated(runnable, Math.max(0, rep))) {
-					await sandbox.call('store.setCredits', { organisationId: 'org_acme', credits: 1_000_000_000 });
-					await sandbox.call('store.setCredits', { brandId: sandbox.known.primaryBrandId, credits: 1_000_000_000 });
+					await sandbox.call('store.setCredits', {
+						organisationId: 'org_acme',
+						credits: 1_000_000_000,
+					});
+					await sandbox.call('store.setCredits', {
+						brandId: sandbox.known.primaryBrandId,
+						credits: 1_000_000_000,
+					});
 					const measurement = await measure(sandbox, contender, scenario, 100 + Math.max(0, rep));
 					if (rep >= 0) results[scenario.name][contender.name].push(measurement);
 				}
@@ -204,7 +241,12 @@ async function main(): Promise<void> {
 			repetitions: REPS,
 			note: `${median(node.map((run) => run.posts))} POSTs, ${median(node.map((run) => run.created))} videos created, ${median(node.map((run) => run.outcome.ok))} items ok`,
 		});
-		const reference = at(scenario.name, scenario.retryAfter === undefined ? 'HTTP Request node' : 'HTTP Request + error loop with Wait');
+		const reference = at(
+			scenario.name,
+			scenario.retryAfter === undefined
+				? 'HTTP Request node'
+				: 'HTTP Request + error loop with Wait',
+		);
 		if (reference) {
 			const refMs = median(reference.map((run) => run.ms));
 			figures.push({
@@ -216,7 +258,13 @@ async function main(): Promise<void> {
 			});
 		}
 	}
-	writeResults('create', COMMAND, figures, { title, rows }, { videos: VIDEOS, repetitions: REPS, faultRate: FAULT_RATE, rows, results });
+	writeResults(
+		'create',
+		COMMAND,
+		figures,
+		{ title, rows },
+		{ videos: VIDEOS, repetitions: REPS, faultRate: FAULT_RATE, rows, results },
+	);
 }
 
 await main();

@@ -95,11 +95,18 @@ bench/lib/pacerSimulation.mts\` runs the minimal client's pacer against the same
 /** What the rate-limit run shows, with its figures. */
 function rateLimitNotes(results: Results): string {
 	const rows = results.table.rows;
-	const of = (operation: string, contender: string) => rows.filter((row) => String(row.operation).startsWith(operation) && String(row.contender).startsWith(contender));
-	const line = (row: Row) => `R, B = ${row['R/s, B']}: ${row.outcome === 'finished' ? `${row['× N/R']}× N/R` : row.outcome}, ${row['429 share']} 429${row['created once'] ? `, ${row['created once']} created` : ''}`;
+	const of = (operation: string, contender: string) =>
+		rows.filter(
+			(row) =>
+				String(row.operation).startsWith(operation) && String(row.contender).startsWith(contender),
+		);
+	const line = (row: Row) =>
+		`R, B = ${row['R/s, B']}: ${row.outcome === 'finished' ? `${row['× N/R']}× N/R` : row.outcome}, ${row['429 share']} 429${row['created once'] ? `, ${row['created once']} created` : ''}`;
 	const nodeRows = rows.filter((row) => row.contender === 'node');
 	const failed = nodeRows.filter((row) => row.outcome !== 'finished');
-	const lost = nodeRows.filter((row) => String(row.operation).startsWith('Create') && row.outcome !== 'finished');
+	const lost = nodeRows.filter(
+		(row) => String(row.operation).startsWith('Create') && row.outcome !== 'finished',
+	);
 	if (nodeRows.length === 0) return '';
 	return `### What this shows
 
@@ -129,7 +136,8 @@ function read(name: string): Results | undefined {
 function markdownTable(rows: Row[]): string {
 	if (rows.length === 0) return '';
 	const columns = Object.keys(rows[0]);
-	const cell = (value: Row[string]) => (value === undefined || value === null ? '' : String(value).replace(/\|/g, '\\|'));
+	const cell = (value: Row[string]) =>
+		value === undefined || value === null ? '' : String(value).replace(/\|/g, '\\|');
 	return [
 		`| ${columns.join(' | ')} |`,
 		`|${columns.map(() => '---').join('|')}|`,
@@ -143,7 +151,9 @@ function met(figure: Figure): string {
 }
 
 function rowOf(results: Results | undefined, scenario: string, contender: string): Row | undefined {
-	return results?.table.rows.find((row) => String(row.scenario).startsWith(scenario) && row.contender === contender);
+	return results?.table.rows.find(
+		(row) => String(row.scenario).startsWith(scenario) && row.contender === contender,
+	);
 }
 
 /** The profile's "ms per run" of the watched call whose label starts with `label`, if the profile ran. */
@@ -151,18 +161,29 @@ function profiled(label: string): number | undefined {
 	const path = join(RESULTS_DIR, 'profile.json');
 	if (!existsSync(path)) return undefined;
 	const profile = JSON.parse(readFileSync(path, 'utf8')) as ProfileSummary;
-	const value = Number(profile.calls.find((row) => String(row.call).startsWith(label))?.['ms per run']);
+	const value = Number(
+		profile.calls.find((row) => String(row.call).startsWith(label))?.['ms per run'],
+	);
 	return Number.isFinite(value) ? value : undefined;
 }
 
 /** The diagnosis of the Return All figures, with the figures of the same run. */
 function returnAllDiagnosis(results: Results): string {
-	const ms = (scenario: string, name: string) => Number(rowOf(results, scenario, name)?.['median ms']);
+	const ms = (scenario: string, name: string) =>
+		Number(rowOf(results, scenario, name)?.['median ms']);
 	const named = (scenario: string, prefix: string) =>
-		results.table.rows.filter((row) => String(row.scenario).startsWith(scenario) && String(row.contender).startsWith(prefix)).map((row) => String(row.contender));
+		results.table.rows
+			.filter(
+				(row) =>
+					String(row.scenario).startsWith(scenario) && String(row.contender).startsWith(prefix),
+			)
+			.map((row) => String(row.contender));
 	const fastest = (scenario: string) => {
 		const names = named(scenario, 'minimal client, ');
-		const best = names.reduce((a, b) => (ms(scenario, a) <= ms(scenario, b) ? a : b), names[0] ?? '');
+		const best = names.reduce(
+			(a, b) => (ms(scenario, a) <= ms(scenario, b) ? a : b),
+			names[0] ?? '',
+		);
 		return { name: best.replace('minimal client, ', ''), ms: ms(scenario, best) };
 	};
 	const inFlight = Number((results.details as { pageConcurrency?: number }).pageConcurrency);
@@ -172,21 +193,34 @@ function returnAllDiagnosis(results: Results): string {
 	const ownHeader = ms('loopback', 'floor: bare node, httpRequest + own header');
 	const minimal = fastest('loopback');
 	const http = ms('loopback', 'HTTP Request node, pagination');
-	const latency = String(results.table.rows.find((row) => String(row.scenario).startsWith('+'))?.scenario ?? '+20 ms per request');
+	const latency = String(
+		results.table.rows.find((row) => String(row.scenario).startsWith('+'))?.scenario ??
+			'+20 ms per request',
+	);
 	const delay = latency.replace(/^\+/, '').replace(' per request', '');
 	const lNode = ms('+', 'node (Return All)');
 	const lMinimal = fastest('+');
 	const lSame = ms('+', `minimal client, ${inFlight} parallel`);
 	const lHttp = ms('+', 'HTTP Request node, pagination');
 	const lAll = ms('+', named('+', 'what-if: node, all pages at once')[0] ?? '');
-	if (![node, previous, withAuth, ownHeader, minimal.ms, lNode, lMinimal.ms, lAll, inFlight].every(Number.isFinite)) return '';
+	if (
+		![node, previous, withAuth, ownHeader, minimal.ms, lNode, lMinimal.ms, lAll, inFlight].every(
+			Number.isFinite,
+		)
+	)
+		return '';
 	const x = (a: number, b: number) => `${round(a / b, 2)}×`;
 	const targets = results.figures.filter((figure) => figure.met !== undefined);
 	const missed = targets.filter((figure) => figure.met === false);
 	const short = (figure: Figure) =>
 		`${figure.name.replace(/^Return All [\d,]+ assets(, )?/, '').replace(/^: /, 'loopback: ')} = ${figure.value}${figure.unit} (target ${figure.target})`;
 	const verdict = missed.length
-		? `**Still missed**: ${missed.map(short).join('; ')}. Met: ${targets.filter((figure) => figure.met).map(short).join('; ') || 'none'}.`
+		? `**Still missed**: ${missed.map(short).join('; ')}. Met: ${
+				targets
+					.filter((figure) => figure.met)
+					.map(short)
+					.join('; ') || 'none'
+			}.`
 		: `All ${targets.length} targets are met.`;
 	const hasHttp = Number.isFinite(http) && Number.isFinite(lHttp);
 	const floorAboveTarget = withAuth / minimal.ms > 1.25;
@@ -197,7 +231,10 @@ function returnAllDiagnosis(results: Results): string {
 		'↳ new TCP connections',
 	].map(profiled);
 	const profileSplit =
-		decrypt !== undefined && expression !== undefined && axios !== undefined && connect !== undefined
+		decrypt !== undefined &&
+		expression !== undefined &&
+		axios !== undefined &&
+		connect !== undefined
 			? `
   In the profile below (its own run, slowed by the sampler), per run: credential resolution ${decrypt} ms, the auth
   expression ${expression} ms, axios sending ${axios} ms, new TCP connections ${connect} ms.`
@@ -244,8 +281,12 @@ bare node through \`httpRequest\` with its own header ${ownHeader}; fastest mini
 			: ''
 	}
 - **With latency, as against a real service** (every answer ${delay} later, sandbox \`slow\` fault): node ${lNode} ms; minimal
-  client ${inFlight} at a time ${lSame} ms (node ${x(lNode, lSame)} that), fastest minimal client (${lMinimal.name}) ${lMinimal.ms} ms (${x(lNode, lMinimal.ms)})${hasHttp ? `;
-  HTTP Request node ${lHttp} ms (${x(lHttp, lNode)} the node)` : ''}. With ${inFlight} pages in flight the 99 pages after the first take
+  client ${inFlight} at a time ${lSame} ms (node ${x(lNode, lSame)} that), fastest minimal client (${lMinimal.name}) ${lMinimal.ms} ms (${x(lNode, lMinimal.ms)})${
+		hasHttp
+			? `;
+  HTTP Request node ${lHttp} ms (${x(lHttp, lNode)} the node)`
+			: ''
+	}. With ${inFlight} pages in flight the 99 pages after the first take
   about ${Math.ceil(99 / inFlight)} round trips, against one for a client that sends them all at once. The what-if with all of them at once
   takes ${lAll} ms (${x(lAll, lNode)} the shipped node, ${x(lAll, lMinimal.ms)} the fastest minimal client)${
 		allMeets
@@ -288,7 +329,10 @@ ${markdownTable(profile.packages)}`;
 
 /** What the create benchmark shows, with the figures of the same run. */
 function createNotes(results: Results): string {
-	const row = (scenario: string, contender: string) => results.table.rows.find((entry) => entry.scenario === scenario && entry.contender === contender);
+	const row = (scenario: string, contender: string) =>
+		results.table.rows.find(
+			(entry) => entry.scenario === scenario && entry.contender === contender,
+		);
 	const slow = '10% 429, Retry-After 1';
 	const node = row(slow, 'node');
 	const loop = row(slow, 'HTTP Request + error loop with Wait');
@@ -336,11 +380,13 @@ function previousDocument(): Previous {
 	// Blocks kept whole by keptSections() are not sections of this script's.
 	const text = readFileSync(path, 'utf8').replace(MARKED_BLOCK, '');
 	for (const part of text.split(/^(?=## )/m)) {
-		if (part.startsWith('## ')) previous.sections.set(part.slice(3, part.indexOf('\n')).trim(), part.trim());
+		if (part.startsWith('## '))
+			previous.sections.set(part.slice(3, part.indexOf('\n')).trim(), part.trim());
 	}
 	for (const line of (previous.sections.get('All figures') ?? '').split('\n').slice(3)) {
 		const first = /^\| (.*?) \|/.exec(line)?.[1];
-		if (first !== undefined) previous.summaryLines.set(first, [...(previous.summaryLines.get(first) ?? []), line]);
+		if (first !== undefined)
+			previous.summaryLines.set(first, [...(previous.summaryLines.get(first) ?? []), line]);
 	}
 	previous.totalsLine = /^`npm run bench` took .*$/m.exec(text)?.[0];
 	return previous;
@@ -366,7 +412,11 @@ function main(): void {
 	const ran = all.filter((entry) => entry.results);
 	const machine = ran[0]?.results?.machine;
 	const totals = existsSync(join(RESULTS_DIR, 'all.json'))
-		? (JSON.parse(readFileSync(join(RESULTS_DIR, 'all.json'), 'utf8')) as { date: string; seconds: number; benchmarks: Record<string, number> })
+		? (JSON.parse(readFileSync(join(RESULTS_DIR, 'all.json'), 'utf8')) as {
+				date: string;
+				seconds: number;
+				benchmarks: Record<string, number>;
+			})
 		: undefined;
 	const runDate = (entry: (typeof all)[number]) => {
 		const date = entry.results?.date ?? /· run (\S+)/.exec(entry.kept ?? '')?.[1];
@@ -385,8 +435,22 @@ function main(): void {
 					Reps: figure.repetitions ?? '',
 					Command: `\`${entry.results?.command}\``,
 				}))
-			: [{ Benchmark: entry.title, Figure: 'not run', Value: '', Target: '', Met: '', Reps: '', Command: `\`npm run bench:${entry.name}\`` }];
-	const summaryHeader = markdownTable(summaryRows({ name: '', title: '', results: undefined, kept: undefined })).split('\n').slice(0, 2);
+			: [
+					{
+						Benchmark: entry.title,
+						Figure: 'not run',
+						Value: '',
+						Target: '',
+						Met: '',
+						Reps: '',
+						Command: `\`npm run bench:${entry.name}\``,
+					},
+				];
+	const summaryHeader = markdownTable(
+		summaryRows({ name: '', title: '', results: undefined, kept: undefined }),
+	)
+		.split('\n')
+		.slice(0, 2);
 	const summary = [
 		...summaryHeader,
 		...all.flatMap((entry) => {
@@ -444,7 +508,15 @@ n8n-core's real engine (test/harness/engine.mts). They are not part of \`npm tes
 ${machine ? markdownTable([{ CPU: machine.cpu, Cores: machine.cores, 'Memory (GiB)': machine.memoryGiB, Node: machine.node, OS: machine.os }]) : 'No results yet.'}
 
 Run date: ${all.map(runDate).filter(Boolean).join('; ')}.
-${totals ? `\`npm run bench\` took ${round(totals.seconds / 60, 1)} min (${Object.entries(totals.benchmarks).map(([name, seconds]) => `${name} ${round(seconds, 0)} s`).join(', ')}), on ${totals.date.slice(0, 10)}.` : (previous.totalsLine ?? '')}
+${
+	totals
+		? `\`npm run bench\` took ${round(totals.seconds / 60, 1)} min (${Object.entries(
+				totals.benchmarks,
+			)
+				.map(([name, seconds]) => `${name} ${round(seconds, 0)} s`)
+				.join(', ')}), on ${totals.date.slice(0, 10)}.`
+		: (previous.totalsLine ?? '')
+}
 
 ## All figures
 

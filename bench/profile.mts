@@ -46,13 +46,29 @@ function packageOf(url: string, functionName: string): string {
 
 /** Inclusive time of calls whose frame matches, counted once per sample. */
 const WATCHED: Array<[string, (frame: CallFrame) => boolean]> = [
-	['httpRequestWithAuthentication (n8n-core)', (f) => f.functionName === 'httpRequestWithAuthentication' && f.url.includes('authentication.js')],
+	[
+		'httpRequestWithAuthentication (n8n-core)',
+		(f) =>
+			f.functionName === 'httpRequestWithAuthentication' && f.url.includes('authentication.js'),
+	],
 	['↳ getCredentials → getDecrypted → getNodeParameters', (f) => f.functionName === 'getDecrypted'],
 	// ~0 since the credential's notices use startsWith/endsWith (23e8362): kept to show it stays so.
-	['↳↳ of which regex display conditions in a vm (safe-regex; the credential has none)', (f) => f.functionName === 'run' && f.url.includes('safe-regex')],
-	['↳ authenticate (credential expression)', (f) => f.functionName === 'authenticate' && f.url.includes('harness')],
-	['↳ httpRequest (@n8n/backend-network, axios): sending only, answers are parsed in callbacks', (f) => f.functionName === 'httpRequest' && f.url.includes('backend-network')],
-	['↳ new TCP connections, one per request (net connect)', (f) => f.functionName === 'internalConnect'],
+	[
+		'↳↳ of which regex display conditions in a vm (safe-regex; the credential has none)',
+		(f) => f.functionName === 'run' && f.url.includes('safe-regex'),
+	],
+	[
+		'↳ authenticate (credential expression)',
+		(f) => f.functionName === 'authenticate' && f.url.includes('harness'),
+	],
+	[
+		'↳ httpRequest (@n8n/backend-network, axios): sending only, answers are parsed in callbacks',
+		(f) => f.functionName === 'httpRequest' && f.url.includes('backend-network'),
+	],
+	[
+		'↳ new TCP connections, one per request (net connect)',
+		(f) => f.functionName === 'internalConnect',
+	],
 	['node: mergePages', (f) => f.functionName === 'mergePages'],
 	['node: router (items out)', (f) => f.functionName === 'router'],
 	['garbage collector', (f) => f.functionName === '(garbage collector)'],
@@ -69,9 +85,12 @@ interface Summary {
 function analyse(profile: Profile): Summary {
 	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 	const parent = new Map<number, number>();
-	for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+	for (const node of profile.nodes)
+		for (const child of node.children ?? []) parent.set(child, node.id);
 	const selfTime = new Map<number, number>();
-	profile.samples.forEach((id, index) => selfTime.set(id, (selfTime.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
+	profile.samples.forEach((id, index) =>
+		selfTime.set(id, (selfTime.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)),
+	);
 	const total = [...selfTime.values()].reduce((sum, value) => sum + value, 0);
 
 	const packages = new Map<string, number>();
@@ -82,7 +101,11 @@ function analyse(profile: Profile): Summary {
 		const name = packageOf(node.callFrame.url, node.callFrame.functionName);
 		packages.set(name, (packages.get(name) ?? 0) + time);
 		const hit = new Set<string>();
-		for (let current: number | undefined = id; current !== undefined; current = parent.get(current)) {
+		for (
+			let current: number | undefined = id;
+			current !== undefined;
+			current = parent.get(current)
+		) {
 			const frame = byId.get(current)?.callFrame;
 			if (!frame) break;
 			for (const [label, matches] of WATCHED) if (!hit.has(label) && matches(frame)) hit.add(label);
@@ -98,9 +121,15 @@ function analyse(profile: Profile): Summary {
 			.sort((a, b) => b[1] - a[1])
 			.slice(0, 12)
 			.map(([name, time]) => ({ package: name, 'ms per run': perRun(time), share: share(time) })),
-		calls: [...watched].map(([label, time]) => ({ call: label, 'ms per run': perRun(time), share: share(time) })),
+		calls: [...watched].map(([label, time]) => ({
+			call: label,
+			'ms per run': perRun(time),
+			share: share(time),
+		})),
 	};
-	console.log(`\nProfile of ${RUNS} Return All runs: ${summary.msPerRun} ms per run in all (sampled)`);
+	console.log(
+		`\nProfile of ${RUNS} Return All runs: ${summary.msPerRun} ms per run in all (sampled)`,
+	);
 	console.log('\nSelf time by package');
 	console.log(table(summary.packages));
 	console.log('\nInclusive time of the calls that matter');
@@ -128,8 +157,13 @@ async function main(): Promise<void> {
 		mkdirSync(RESULTS_DIR, { recursive: true });
 		writeFileSync(join(RESULTS_DIR, 'return-all.cpuprofile'), JSON.stringify(profile));
 		const summary = analyse(profile);
-		writeFileSync(join(RESULTS_DIR, 'profile.json'), `${JSON.stringify({ date: new Date().toISOString(), command: COMMAND, ...summary }, null, 2)}\n`);
-		console.log('\n(written to bench/results/return-all.cpuprofile and bench/results/profile.json)');
+		writeFileSync(
+			join(RESULTS_DIR, 'profile.json'),
+			`${JSON.stringify({ date: new Date().toISOString(), command: COMMAND, ...summary }, null, 2)}\n`,
+		);
+		console.log(
+			'\n(written to bench/results/return-all.cpuprofile and bench/results/profile.json)',
+		);
 	} finally {
 		await sandbox.close();
 	}

@@ -10,15 +10,50 @@
 // Writes bench/results/queue.json and its section of BENCHMARKS.md (kept by bench/markdown.mts).
 //   npm run bench:queue            (BENCH_REPS=n changes the repetitions; PostgreSQL and Redis as for test:queue)
 import { randomBytes } from 'node:crypto';
-import { closeSync, createReadStream, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+	closeSync,
+	createReadStream,
+	mkdirSync,
+	mkdtempSync,
+	openSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+	writeSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { N8nApi, type Paths, type Runtime, type WorkflowJson, ensureN8n, findRoot, makeLogger, projectPaths, sleep, withCredential } from '../scripts/lib/n8n.mjs';
-import { QueueCluster, checkServices, createDatabase, deleteRedisKeys, dropDatabase, serviceAddresses, testDatabaseName } from '../scripts/lib/queue.mjs';
+import {
+	N8nApi,
+	type Paths,
+	type Runtime,
+	type WorkflowJson,
+	ensureN8n,
+	findRoot,
+	makeLogger,
+	projectPaths,
+	sleep,
+	withCredential,
+} from '../scripts/lib/n8n.mjs';
+import {
+	QueueCluster,
+	checkServices,
+	createDatabase,
+	deleteRedisKeys,
+	dropDatabase,
+	serviceAddresses,
+	testDatabaseName,
+} from '../scripts/lib/queue.mjs';
 import { startSandbox, type Sandbox } from '../sandbox/index.mts';
-import { callWebhook, customerBatches, listExecutions, waitForExecution } from '../test/queue/helpers.mts';
+import {
+	callWebhook,
+	customerBatches,
+	listExecutions,
+	waitForExecution,
+} from '../test/queue/helpers.mts';
 import { downloadWaitUpload } from '../test/queue/workflows.mts';
 import { median, round, writeResults, type Figure, type Row } from './lib/report.mts';
 
@@ -42,23 +77,47 @@ interface Environment {
 }
 
 /** A fresh database, a main and `workers` workers, an owner and the sandbox credential. */
-async function startEnvironment(paths: Paths, runtime: Runtime, sandbox: Sandbox, workers: number, extraEnv: Record<string, string> = {}): Promise<Environment & { credential: { id: string; name: string } }> {
+async function startEnvironment(
+	paths: Paths,
+	runtime: Runtime,
+	sandbox: Sandbox,
+	workers: number,
+	extraEnv: Record<string, string> = {},
+): Promise<Environment & { credential: { id: string; name: string } }> {
 	const database = testDatabaseName();
 	await createDatabase(addresses.postgres, database);
 	const dir = join(paths.base, 'queue-bench', database);
 	mkdirSync(dir, { recursive: true });
-	const cluster = new QueueCluster({ paths, runtime, dir, addresses, database, redisPrefix: database.replace(/_/g, '-'), encryptionKey: randomBytes(24).toString('hex'), workers, extraEnv, log });
+	const cluster = new QueueCluster({
+		paths,
+		runtime,
+		dir,
+		addresses,
+		database,
+		redisPrefix: database.replace(/_/g, '-'),
+		encryptionKey: randomBytes(24).toString('hex'),
+		workers,
+		extraEnv,
+		log,
+	});
 	starting = { cluster, database };
 	await cluster.start();
 	const api = new N8nApi(cluster.mainUrl);
 	await api.ensureOwner();
-	const credential = await api.ensureSandboxCredential('Video Personalization sandbox', { apiKey: sandbox.keys.user, baseUrl: sandbox.baseUrl, graphqlEndpoint: '' });
+	const credential = await api.ensureSandboxCredential('Video Personalization sandbox', {
+		apiKey: sandbox.keys.user,
+		baseUrl: sandbox.baseUrl,
+		graphqlEndpoint: '',
+	});
 	starting = undefined;
 	return { cluster, api, database, credential, workflowIds: {} };
 }
 
 /** Stops everything; the logs and user folders are kept when the benchmark failed. */
-async function stopEnvironment(environment: Environment | undefined, keepLogs = false): Promise<void> {
+async function stopEnvironment(
+	environment: Environment | undefined,
+	keepLogs = false,
+): Promise<void> {
 	if (!environment) return;
 	await environment.cluster.stopAll();
 	await dropDatabase(addresses.postgres, environment.database);
@@ -76,19 +135,57 @@ async function useWorkers(cluster: QueueCluster, count: number): Promise<void> {
 }
 
 /** The example's workflow, or its Wait for Completion variant (same nodes, waiting, own webhook path). */
-function batchWorkflow(paths: Paths, credential: { id: string; name: string }, wait: boolean): Omit<WorkflowJson, 'id'> {
-	const example = withCredential(JSON.parse(readFileSync(join(paths.examples, 'queue-mode', 'batch-create-trigger-collects.json'), 'utf8')) as WorkflowJson, credential);
+function batchWorkflow(
+	paths: Paths,
+	credential: { id: string; name: string },
+	wait: boolean,
+): Omit<WorkflowJson, 'id'> {
+	const example = withCredential(
+		JSON.parse(
+			readFileSync(
+				join(paths.examples, 'queue-mode', 'batch-create-trigger-collects.json'),
+				'utf8',
+			),
+		) as WorkflowJson,
+		credential,
+	);
 	// The creating half only: no trigger polling during the measurements.
-	const creating = new Set(['New customers (webhook)', 'Customers from the request', 'One item per customer', 'Create renewal videos', 'Batch sent']);
+	const creating = new Set([
+		'New customers (webhook)',
+		'Customers from the request',
+		'One item per customer',
+		'Create renewal videos',
+		'Batch sent',
+	]);
 	const nodes = example.nodes
 		.filter((node) => creating.has(node.name))
 		.map((node) => {
-			if (node.name === 'New customers (webhook)') return { ...node, webhookId: undefined, parameters: { ...node.parameters, path: wait ? WAIT_HOOK : CREATE_HOOK } };
-			if (node.name === 'Create renewal videos' && wait) return { ...node, parameters: { ...node.parameters, waitForCompletion: true, options: { waitTimeout: 5, pollInterval: 2 } } };
+			if (node.name === 'New customers (webhook)')
+				return {
+					...node,
+					webhookId: undefined,
+					parameters: { ...node.parameters, path: wait ? WAIT_HOOK : CREATE_HOOK },
+				};
+			if (node.name === 'Create renewal videos' && wait)
+				return {
+					...node,
+					parameters: {
+						...node.parameters,
+						waitForCompletion: true,
+						options: { waitTimeout: 5, pollInterval: 2 },
+					},
+				};
 			return node;
 		});
-	const connections = Object.fromEntries(Object.entries(example.connections).filter(([from]) => creating.has(from)));
-	return { name: `${example.name}${wait ? ' (Wait for Completion)' : ''}`, nodes, connections, settings: example.settings ?? {} };
+	const connections = Object.fromEntries(
+		Object.entries(example.connections).filter(([from]) => creating.has(from)),
+	);
+	return {
+		name: `${example.name}${wait ? ' (Wait for Completion)' : ''}`,
+		nodes,
+		connections,
+		settings: example.settings ?? {},
+	};
 }
 
 interface BatchRun {
@@ -98,24 +195,40 @@ interface BatchRun {
 	executionsPerWorker: Record<string, number>;
 }
 
-async function runBatch(environment: Environment, sandbox: Sandbox, scenario: string, hook: string, workers: number): Promise<BatchRun> {
+async function runBatch(
+	environment: Environment,
+	sandbox: Sandbox,
+	scenario: string,
+	hook: string,
+	workers: number,
+): Promise<BatchRun> {
 	const { cluster } = environment;
 	const tag = `b${randomBytes(3).toString('hex')}`;
-	const before = new Map(cluster.workerNames.map((name) => [name, cluster.logEntries(name).length]));
+	const before = new Map(
+		cluster.workerNames.map((name) => [name, cluster.logEntries(name).length]),
+	);
 	const started = Date.now();
 	let unfinished: unknown[] = [];
 	const watch = setInterval(() => {
 		void listExecutions(environment.api, environment.workflowIds[hook] ?? '')
-			.then((list) => (unfinished = list.filter((e) => e.status !== 'success').map((e) => [e.id, e.status])))
+			.then(
+				(list) =>
+					(unfinished = list.filter((e) => e.status !== 'success').map((e) => [e.id, e.status])),
+			)
 			.catch(() => undefined);
 	}, 20_000);
 	const answers = await Promise.all(
 		customerBatches(tag, BATCH.videos, BATCH.perCall).map(async (customers) => {
-			const res = await callWebhook(cluster.mainUrl, hook, { customers }, 120_000).catch((error: unknown) => {
-				throw new Error(`${scenario}: a webhook call got no answer (${String(error)}); executions not finished: ${JSON.stringify(unfinished)}`);
-			});
+			const res = await callWebhook(cluster.mainUrl, hook, { customers }, 120_000).catch(
+				(error: unknown) => {
+					throw new Error(
+						`${scenario}: a webhook call got no answer (${String(error)}); executions not finished: ${JSON.stringify(unfinished)}`,
+					);
+				},
+			);
 			const text = await res.text();
-			if (res.status !== 200) throw new Error(`${scenario}: webhook answered ${res.status}: ${text}`);
+			if (res.status !== 200)
+				throw new Error(`${scenario}: webhook answered ${res.status}: ${text}`);
 			return JSON.parse(text) as { created: number; not_created: number };
 		}),
 	);
@@ -124,23 +237,39 @@ async function runBatch(environment: Environment, sandbox: Sandbox, scenario: st
 	const created = sandbox.store.listVideos().filter((video) => video.title.includes(`[${tag}-`));
 	const titles = new Set(created.map((video) => video.title));
 	const answered = answers.reduce((sum, answer) => sum + answer.created, 0);
-	if (created.length !== BATCH.videos || titles.size !== BATCH.videos || answered !== BATCH.videos) {
-		throw new Error(`${scenario}: ${created.length} videos (${titles.size} titles, ${answered} answered) for ${BATCH.videos} customers`);
+	if (
+		created.length !== BATCH.videos ||
+		titles.size !== BATCH.videos ||
+		answered !== BATCH.videos
+	) {
+		throw new Error(
+			`${scenario}: ${created.length} videos (${titles.size} titles, ${answered} answered) for ${BATCH.videos} customers`,
+		);
 	}
-	if (hook === WAIT_HOOK && created.some((video) => video.status !== 'published')) throw new Error(`${scenario}: answered before every video was published`);
+	if (hook === WAIT_HOOK && created.some((video) => video.status !== 'published'))
+		throw new Error(`${scenario}: answered before every video was published`);
 	const executionsPerWorker: Record<string, number> = {};
 	for (const name of cluster.workerNames) {
 		const fresh = cluster.logEntries(name).slice(before.get(name) ?? 0);
-		executionsPerWorker[name] = fresh.filter((entry) => entry.message.startsWith('Worker started execution ')).length;
+		executionsPerWorker[name] = fresh.filter((entry) =>
+			entry.message.startsWith('Worker started execution '),
+		).length;
 	}
-	log(`${scenario}, ${workers} worker(s): ${seconds.toFixed(1)} s (${Object.entries(executionsPerWorker).map(([name, n]) => `${name} ${n}`).join(', ')})`);
+	log(
+		`${scenario}, ${workers} worker(s): ${seconds.toFixed(1)} s (${Object.entries(
+			executionsPerWorker,
+		)
+			.map(([name, n]) => `${name} ${n}`)
+			.join(', ')})`,
+	);
 	return { scenario, workers, seconds, executionsPerWorker };
 }
 
 /** The kernel's figures for a process, in MB (10^6 bytes): resident now and the peak since the last reset. */
 function memory(pid: number): { rss: number; peak: number } {
 	const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-	const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1]) * 1024;
+	const kb = (field: string) =>
+		Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1]) * 1024;
 	return { rss: kb('VmRSS') / 1e6, peak: kb('VmHWM') / 1e6 };
 }
 
@@ -162,7 +291,13 @@ interface MemoryRun {
 	uploadSeconds: number;
 }
 
-async function measureUpload(environment: Environment & { credential: { id: string; name: string } }, paths: Paths, sandbox: Sandbox, fileUrl: string, mode: string): Promise<MemoryRun> {
+async function measureUpload(
+	environment: Environment & { credential: { id: string; name: string } },
+	paths: Paths,
+	sandbox: Sandbox,
+	fileUrl: string,
+	mode: string,
+): Promise<MemoryRun> {
 	const { cluster, api } = environment;
 	const worker = cluster.workerNames[0];
 	// A fresh worker each time: one that handled a large file keeps most of that memory.
@@ -177,27 +312,45 @@ async function measureUpload(environment: Environment & { credential: { id: stri
 	resetPeak(pid);
 	const downloadStarted = Date.now();
 	const res = await callWebhook(cluster.mainUrl, path, { url: fileUrl, name: `${path}.mp4` });
-	if (res.status !== 200) throw new Error(`upload webhook answered ${res.status}: ${await res.text()}`);
-	const first = await QueueCluster.until(async () => (await listExecutions(api, workflow.id))[0], { timeoutMs: 30_000, everyMs: 200, what: 'the upload run' });
-	const parked = await waitForExecution(api, paths, first.id, { orWaiting: true, timeoutMs: 600_000 });
-	if (parked.status !== 'waiting') throw new Error(`the upload run did not reach its Wait node: ${parked.status} ${parked.data.resultData.error?.message ?? ''}`);
+	if (res.status !== 200)
+		throw new Error(`upload webhook answered ${res.status}: ${await res.text()}`);
+	const first = await QueueCluster.until(async () => (await listExecutions(api, workflow.id))[0], {
+		timeoutMs: 30_000,
+		everyMs: 200,
+		what: 'the upload run',
+	});
+	const parked = await waitForExecution(api, paths, first.id, {
+		orWaiting: true,
+		timeoutMs: 600_000,
+	});
+	if (parked.status !== 'waiting')
+		throw new Error(
+			`the upload run did not reach its Wait node: ${parked.status} ${parked.data.resultData.error?.message ?? ''}`,
+		);
 	const downloadSeconds = (Date.now() - downloadStarted) / 1000;
 	const downloadPeak = memory(pid).peak;
-	const storedAs = String(parked.data.resultData.runData['Resume URL'][0].data?.main?.[0]?.[0].binary?.data?.id);
-	if (!storedAs.startsWith(mode.startsWith('database') ? 'database:' : 'filesystem')) throw new Error(`${mode}: the file was stored as ${storedAs}`);
+	const storedAs = String(
+		parked.data.resultData.runData['Resume URL'][0].data?.main?.[0]?.[0].binary?.data?.id,
+	);
+	if (!storedAs.startsWith(mode.startsWith('database') ? 'database:' : 'filesystem'))
+		throw new Error(`${mode}: the file was stored as ${storedAs}`);
 	await sleep(3000);
 	const afterDownloadMB = memory(pid).rss;
 	resetPeak(pid);
-	const resumeUrl = String(parked.data.resultData.runData['Resume URL'][0].data?.main?.[0]?.[0].json.resume_url);
+	const resumeUrl = String(
+		parked.data.resultData.runData['Resume URL'][0].data?.main?.[0]?.[0].json.resume_url,
+	);
 	const uploadStarted = Date.now();
 	await fetch(resumeUrl, { method: 'POST' });
 	const done = await waitForExecution(api, paths, first.id, { timeoutMs: 600_000 });
 	const uploadSeconds = (Date.now() - uploadStarted) / 1000;
 	const uploadPeak = memory(pid).peak;
-	if (done.status !== 'success') throw new Error(`the upload run ended ${done.status}: ${done.data.resultData.error?.message}`);
+	if (done.status !== 'success')
+		throw new Error(`the upload run ended ${done.status}: ${done.data.resultData.error?.message}`);
 	const asset = done.data.resultData.runData.Upload[0].data?.main?.[0]?.[0].json;
 	const stored = sandbox.store.getAsset(String(asset?.id));
-	if (!stored || stored.size !== UPLOAD_BYTES) throw new Error(`the sandbox holds ${stored?.size} bytes, not ${UPLOAD_BYTES}`);
+	if (!stored || stored.size !== UPLOAD_BYTES)
+		throw new Error(`the sandbox holds ${stored?.size} bytes, not ${UPLOAD_BYTES}`);
 	await api.deactivateWorkflow(workflow.id);
 	const run: MemoryRun = {
 		mode,
@@ -216,7 +369,11 @@ async function measureUpload(environment: Environment & { credential: { id: stri
 /** Serves one file over HTTP on 127.0.0.1 (what the HTTP Request node downloads). */
 async function serveFile(file: string): Promise<{ url: string; close: () => Promise<void> }> {
 	const server = createServer((req, res) => {
-		res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': statSync(file).size, 'content-disposition': 'attachment; filename="big.mp4"' });
+		res.writeHead(200, {
+			'content-type': 'video/mp4',
+			'content-length': statSync(file).size,
+			'content-disposition': 'attachment; filename="big.mp4"',
+		});
 		createReadStream(file).pipe(res);
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -228,7 +385,12 @@ async function serveFile(file: string): Promise<{ url: string; close: () => Prom
 
 function section(runs: BatchRun[], memoryRuns: MemoryRun[], date: string, seconds: number): string {
 	const scenarios = [...new Set(runs.map((run) => run.scenario))];
-	const medianOf = (scenario: string, workers: number) => median(runs.filter((run) => run.scenario === scenario && run.workers === workers).map((run) => run.seconds));
+	const medianOf = (scenario: string, workers: number) =>
+		median(
+			runs
+				.filter((run) => run.scenario === scenario && run.workers === workers)
+				.map((run) => run.seconds),
+		);
 	const batchRows = scenarios.map((scenario) => {
 		const one = medianOf(scenario, 1);
 		const two = medianOf(scenario, 2);
@@ -240,16 +402,33 @@ function section(runs: BatchRun[], memoryRuns: MemoryRun[], date: string, second
 	const memoryRows = memoryModes.map((mode) => {
 		const of = memoryRuns.filter((run) => run.mode === mode);
 		const pick = (key: keyof MemoryRun) => round(median(of.map((run) => Number(run[key]))), 1);
-		const worst = (key: keyof MemoryRun) => round(Math.max(...of.map((run) => Number(run[key]))), 1);
+		const worst = (key: keyof MemoryRun) =>
+			round(Math.max(...of.map((run) => Number(run[key]))), 1);
 		return `| ${mode} | ${pick('startMB')} | ${pick('downloadPeakMB')} | ${pick('afterDownloadMB')} | ${pick('uploadPeakMB')} | ${pick('peakAboveStartMB')} (worst ${worst('peakAboveStartMB')}) | ${pick('downloadSeconds')} / ${pick('uploadSeconds')} |`;
 	});
 	const ratio = (scenario: string) => round(medianOf(scenario, 1) / medianOf(scenario, 2), 2);
 	const fileMB = UPLOAD_BYTES / 1e6;
-	const kept = round(median(memoryRuns.filter((run) => run.mode.startsWith('database')).map((run) => run.afterDownloadMB - run.startMB)), 0);
+	const kept = round(
+		median(
+			memoryRuns
+				.filter((run) => run.mode.startsWith('database'))
+				.map((run) => run.afterDownloadMB - run.startMB),
+		),
+		0,
+	);
 	const above = (prefix: string, key: 'downloadPeakMB' | 'uploadPeakMB') =>
-		round(median(memoryRuns.filter((run) => run.mode.startsWith(prefix)).map((run) => run[key] - run.startMB)), 0);
+		round(
+			median(
+				memoryRuns
+					.filter((run) => run.mode.startsWith(prefix))
+					.map((run) => run[key] - run.startMB),
+			),
+			0,
+		);
 	const helps = (value: number, plural = false) =>
-		value >= 1.15 ? `${plural ? 'help' : 'helps'} (${value}×)` : `${plural ? 'change' : 'changes'} little (${value}×, within the noise of this shared machine)`;
+		value >= 1.15
+			? `${plural ? 'help' : 'helps'} (${value}×)`
+			: `${plural ? 'change' : 'changes'} little (${value}×, within the noise of this shared machine)`;
 	const notes = `### What this shows
 
 - **Creating without waiting**, an execution is n8n's own work (queueing, database writes, the run) plus a
@@ -268,7 +447,11 @@ function section(runs: BatchRun[], memoryRuns: MemoryRun[], date: string, second
 	return `<!-- section:queue -->
 ## Queue mode: 1 worker vs 2, and binary data in the database
 
-Written by \`${COMMAND}\` (bench/queue.mts), kept as it is by bench/markdown.mts · run ${date} · took ${round(seconds / 60, 1)} min · load average at the end ${loadavg().map((value) => round(value, 2)).join(' / ')} (1/5/15 min) · ${cpus().length} cores, shared with the sandbox, PostgreSQL, Redis, the n8n main and other work.
+Written by \`${COMMAND}\` (bench/queue.mts), kept as it is by bench/markdown.mts · run ${date} · took ${round(seconds / 60, 1)} min · load average at the end ${loadavg()
+		.map((value) => round(value, 2))
+		.join(
+			' / ',
+		)} (1/5/15 min) · ${cpus().length} cores, shared with the sandbox, PostgreSQL, Redis, the n8n main and other work.
 
 n8n 2.41.1 in queue mode as \`npm run test:queue\` runs it (settings from \`queue-mode.env\`, PostgreSQL and Redis on
 127.0.0.1, each worker with n8n's default concurrency of 10 executions), the sandbox in the benchmark's process.
@@ -308,7 +491,10 @@ function replaceSection(file: string, text: string): void {
 		// no file yet
 	}
 	const pattern = /<!-- section:queue -->[\s\S]*?<!-- \/section:queue -->/;
-	writeFileSync(file, pattern.test(current) ? current.replace(pattern, text) : `${current.trimEnd()}\n\n${text}\n`);
+	writeFileSync(
+		file,
+		pattern.test(current) ? current.replace(pattern, text) : `${current.trimEnd()}\n\n${text}\n`,
+	);
 }
 
 /** Ctrl-C: stop what was started (n8n runs in its own process groups), then leave. */
@@ -316,7 +502,10 @@ let stopOnSignal: (() => Promise<void>) | undefined;
 /** An environment between its creation and the end of its start, when Ctrl-C must stop it too. */
 let starting: { cluster: QueueCluster; database: string } | undefined;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-	process.once(signal, () => void (stopOnSignal?.() ?? Promise.resolve()).finally(() => process.exit(130)));
+	process.once(
+		signal,
+		() => void (stopOnSignal?.() ?? Promise.resolve()).finally(() => process.exit(130)),
+	);
 }
 
 async function main(): Promise<void> {
@@ -325,19 +514,26 @@ async function main(): Promise<void> {
 	await checkServices(addresses);
 	const runtime = await ensureN8n(paths, log);
 	const scratch = mkdtempSync(join(tmpdir(), 'vp-queue-bench-'));
-	const sandbox = await startSandbox({ clock: 'real', quiet: true, render: { queueMs: 500, minMs: 8000, maxMs: 10_000, failureShare: 0 } });
+	const sandbox = await startSandbox({
+		clock: 'real',
+		quiet: true,
+		render: { queueMs: 500, minMs: 8000, maxMs: 10_000, failureShare: 0 },
+	});
 	let environment: (Environment & { credential: { id: string; name: string } }) | undefined;
 	const runs: BatchRun[] = [];
 	const memoryRuns: MemoryRun[] = [];
 	stopOnSignal = async () => {
-		if (starting) await stopEnvironment({ ...starting, api: new N8nApi(''), workflowIds: {} }, true);
+		if (starting)
+			await stopEnvironment({ ...starting, api: new N8nApi(''), workflowIds: {} }, true);
 		await stopEnvironment(environment, true);
 		await sandbox.close();
 	};
 	try {
 		environment = await startEnvironment(paths, runtime, sandbox, 2);
 		for (const wait of [false, true]) {
-			const workflow = await environment.api.createWorkflow(batchWorkflow(paths, environment.credential, wait));
+			const workflow = await environment.api.createWorkflow(
+				batchWorkflow(paths, environment.credential, wait),
+			);
 			await environment.api.activateWorkflow(workflow.id);
 			environment.workflowIds[wait ? WAIT_HOOK : CREATE_HOOK] = workflow.id;
 		}
@@ -353,7 +549,13 @@ async function main(): Promise<void> {
 			for (const workers of rep % 2 === 0 ? [1, 2] : [2, 1]) {
 				await useWorkers(environment.cluster, workers);
 				for (const scenario of scenarios) {
-					if (scenario.slow) sandbox.faults.random({ rate: 1, kinds: ['slow'], delayMs: 500, match: { method: 'POST', path: '/v1/videos' } });
+					if (scenario.slow)
+						sandbox.faults.random({
+							rate: 1,
+							kinds: ['slow'],
+							delayMs: 500,
+							match: { method: 'POST', path: '/v1/videos' },
+						});
 					try {
 						runs.push(await runBatch(environment, sandbox, scenario.name, scenario.hook, workers));
 					} finally {
@@ -367,14 +569,27 @@ async function main(): Promise<void> {
 		const file = join(scratch, 'big.mp4');
 		const fd = openSync(file, 'w');
 		const block = randomBytes(MIB);
-		for (let written = 0; written < UPLOAD_BYTES; written += MIB) writeSync(fd, block, 0, Math.min(MIB, UPLOAD_BYTES - written));
+		for (let written = 0; written < UPLOAD_BYTES; written += MIB)
+			writeSync(fd, block, 0, Math.min(MIB, UPLOAD_BYTES - written));
 		closeSync(fd);
 		const server = await serveFile(file);
 		try {
-			for (let rep = 0; rep < REPS; rep++) memoryRuns.push(await measureUpload(environment, paths, sandbox, server.url, 'database (queue-mode default)'));
+			for (let rep = 0; rep < REPS; rep++)
+				memoryRuns.push(
+					await measureUpload(
+						environment,
+						paths,
+						sandbox,
+						server.url,
+						'database (queue-mode default)',
+					),
+				);
 			await stopEnvironment(environment);
-			environment = await startEnvironment(paths, runtime, sandbox, 1, { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' });
-			for (let rep = 0; rep < REPS; rep++) memoryRuns.push(await measureUpload(environment, paths, sandbox, server.url, 'filesystem'));
+			environment = await startEnvironment(paths, runtime, sandbox, 1, {
+				N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem',
+			});
+			for (let rep = 0; rep < REPS; rep++)
+				memoryRuns.push(await measureUpload(environment, paths, sandbox, server.url, 'filesystem'));
 		} finally {
 			await server.close();
 		}
@@ -389,21 +604,59 @@ async function main(): Promise<void> {
 	}
 
 	const seconds = (Date.now() - started) / 1000;
-	const rows: Row[] = runs.map((run) => ({ scenario: run.scenario, workers: run.workers, seconds: round(run.seconds, 2), split: Object.values(run.executionsPerWorker).join('/') }));
+	const rows: Row[] = runs.map((run) => ({
+		scenario: run.scenario,
+		workers: run.workers,
+		seconds: round(run.seconds, 2),
+		split: Object.values(run.executionsPerWorker).join('/'),
+	}));
 	const figure = (scenario: string): Figure => {
-		const one = median(runs.filter((run) => run.scenario === scenario && run.workers === 1).map((run) => run.seconds));
-		const two = median(runs.filter((run) => run.scenario === scenario && run.workers === 2).map((run) => run.seconds));
-		return { name: `Batch of 200, ${scenario}: 1 worker / 2 workers`, value: round(one / two, 2), unit: '×', repetitions: REPS, note: `medians ${round(one, 1)} s vs ${round(two, 1)} s` };
+		const one = median(
+			runs
+				.filter((run) => run.scenario === scenario && run.workers === 1)
+				.map((run) => run.seconds),
+		);
+		const two = median(
+			runs
+				.filter((run) => run.scenario === scenario && run.workers === 2)
+				.map((run) => run.seconds),
+		);
+		return {
+			name: `Batch of 200, ${scenario}: 1 worker / 2 workers`,
+			value: round(one / two, 2),
+			unit: '×',
+			repetitions: REPS,
+			note: `medians ${round(one, 1)} s vs ${round(two, 1)} s`,
+		};
 	};
 	const db = memoryRuns.filter((run) => run.mode.startsWith('database'));
 	const fs = memoryRuns.filter((run) => run.mode === 'filesystem');
 	const figures: Figure[] = [
 		...[...new Set(runs.map((run) => run.scenario))].map(figure),
-		{ name: 'Download + upload of 200 MB, database mode: worker peak above its fresh size (worst)', value: round(Math.max(...db.map((run) => run.peakAboveStartMB)), 1), unit: 'MB', repetitions: REPS },
-		{ name: 'Download + upload of 200 MB, filesystem mode: worker peak above its fresh size (worst)', value: round(Math.max(...fs.map((run) => run.peakAboveStartMB)), 1), unit: 'MB', repetitions: REPS },
+		{
+			name: 'Download + upload of 200 MB, database mode: worker peak above its fresh size (worst)',
+			value: round(Math.max(...db.map((run) => run.peakAboveStartMB)), 1),
+			unit: 'MB',
+			repetitions: REPS,
+		},
+		{
+			name: 'Download + upload of 200 MB, filesystem mode: worker peak above its fresh size (worst)',
+			value: round(Math.max(...fs.map((run) => run.peakAboveStartMB)), 1),
+			unit: 'MB',
+			repetitions: REPS,
+		},
 	];
-	writeResults('queue', COMMAND, figures, { title: 'Queue mode: batch runs (seconds)', rows }, { runs, memoryRuns, repetitions: REPS });
-	replaceSection(join(paths.root, 'BENCHMARKS.md'), section(runs, memoryRuns, new Date().toISOString(), seconds));
+	writeResults(
+		'queue',
+		COMMAND,
+		figures,
+		{ title: 'Queue mode: batch runs (seconds)', rows },
+		{ runs, memoryRuns, repetitions: REPS },
+	);
+	replaceSection(
+		join(paths.root, 'BENCHMARKS.md'),
+		section(runs, memoryRuns, new Date().toISOString(), seconds),
+	);
 	log(`BENCHMARKS.md: queue section written (${Math.round(seconds)} s)`);
 }
 

@@ -37,12 +37,20 @@ const ALL_CASES: Array<[number, number]> = [
 	[2, 2],
 ];
 const CASES = process.env.BENCH_RATE_CASES
-	? process.env.BENCH_RATE_CASES.split(',').map((text) => text.split('/').map(Number) as [number, number])
+	? process.env.BENCH_RATE_CASES.split(',').map(
+			(text) => text.split('/').map(Number) as [number, number],
+		)
 	: ALL_CASES;
 type Operation = 'create' | 'return-all';
-const OPERATIONS = (process.env.BENCH_RATE_OPERATIONS?.split(',') ?? ['create', 'return-all']) as Operation[];
+const OPERATIONS = (process.env.BENCH_RATE_OPERATIONS?.split(',') ?? [
+	'create',
+	'return-all',
+]) as Operation[];
 
-const KEYS = { paced429: 'vpk_bench_paced_429s_5c1e7a', pacedHeaders: 'vpk_bench_paced_headers_93d04b' };
+const KEYS = {
+	paced429: 'vpk_bench_paced_429s_5c1e7a',
+	pacedHeaders: 'vpk_bench_paced_headers_93d04b',
+};
 const NODE = 'node';
 const PACED_429 = 'minimal client, 429s + Retry-After';
 const PACED_HEADERS = 'minimal client, RateLimit headers';
@@ -82,11 +90,20 @@ interface CaseResult {
 }
 
 /** The node in a child process: engine loaded first, then 'go' at the given moment, killed at the time box. */
-function startNode(job: NodeRunJob): { ready: Promise<void>; go: (timeBoxMs: number) => Promise<{ report?: NodeRunReport; timedOut: boolean; seconds: number }> } {
-	const child = fork(join(process.cwd(), 'bench', 'lib', 'rateLimitNodeChild.mts'), [JSON.stringify(job)], {
-		execArgv: ['--import', 'tsx'],
-		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-	});
+function startNode(job: NodeRunJob): {
+	ready: Promise<void>;
+	go: (
+		timeBoxMs: number,
+	) => Promise<{ report?: NodeRunReport; timedOut: boolean; seconds: number }>;
+} {
+	const child = fork(
+		join(process.cwd(), 'bench', 'lib', 'rateLimitNodeChild.mts'),
+		[JSON.stringify(job)],
+		{
+			execArgv: ['--import', 'tsx'],
+			stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+		},
+	);
 	let report: NodeRunReport | undefined;
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 	const ready = new Promise<void>((resolve, reject) => {
@@ -109,13 +126,21 @@ function startNode(job: NodeRunJob): { ready: Promise<void>; go: (timeBoxMs: num
 			}, timeBoxMs);
 			await exited;
 			clearTimeout(timer);
-			return { report: timedOut ? undefined : report, timedOut, seconds: (performance.now() - started) / 1000 };
+			return {
+				report: timedOut ? undefined : report,
+				timedOut,
+				seconds: (performance.now() - started) / 1000,
+			};
 		},
 	};
 }
 
 /** Per item index: how many videos in the store carry its title. */
-function createdOnce(videos: VideoInfo[], prefix: string, count: number): { created: number; duplicates: number; missing: number } {
+function createdOnce(
+	videos: VideoInfo[],
+	prefix: string,
+	count: number,
+): { created: number; duplicates: number; missing: number } {
 	const perItem = new Array<number>(count).fill(0);
 	for (const video of videos) {
 		if (!video.title.startsWith(prefix)) continue;
@@ -129,37 +154,85 @@ function createdOnce(videos: VideoInfo[], prefix: string, count: number): { crea
 	};
 }
 
-async function runCase(sandbox: RemoteSandbox, concurrency: { items: number; pages: number }, operation: Operation, rate: number, burst: number): Promise<CaseResult> {
+async function runCase(
+	sandbox: RemoteSandbox,
+	concurrency: { items: number; pages: number },
+	operation: Operation,
+	rate: number,
+	burst: number,
+): Promise<CaseResult> {
 	const n = operation === 'create' ? VIDEOS : Math.ceil(ASSETS / PAGE_SIZE);
 	const ideal = n / rate;
 	const deadlineSeconds = TIME_BOX * ideal;
 	const tag = `rl ${operation} ${rate}/${burst}`;
-	const prefixes: Record<string, string> = { [NODE]: `${tag} node #`, [PACED_429]: `${tag} 429s #`, [PACED_HEADERS]: `${tag} headers #` };
-	console.log(`\n${operation} at R=${rate}/s, B=${burst}: N/R = ${ideal} s, time box ${round(deadlineSeconds, 0)} s`);
+	const prefixes: Record<string, string> = {
+		[NODE]: `${tag} node #`,
+		[PACED_429]: `${tag} 429s #`,
+		[PACED_HEADERS]: `${tag} headers #`,
+	};
+	console.log(
+		`\n${operation} at R=${rate}/s, B=${burst}: N/R = ${ideal} s, time box ${round(deadlineSeconds, 0)} s`,
+	);
 
-	const node = startNode({ operation, baseUrl: sandbox.baseUrl, apiKey: sandbox.keys.user, templateId: sandbox.known.stockTemplateId, count: VIDEOS, titlePrefix: prefixes[NODE] });
+	const node = startNode({
+		operation,
+		baseUrl: sandbox.baseUrl,
+		apiKey: sandbox.keys.user,
+		templateId: sandbox.known.stockTemplateId,
+		count: VIDEOS,
+		titlePrefix: prefixes[NODE],
+	});
 	await node.ready;
 	await sandbox.call('store.setCredits', { organisationId: 'org_acme', credits: 1_000_000_000 });
-	await sandbox.call('store.setCredits', { brandId: sandbox.known.primaryBrandId, credits: 1_000_000_000 });
+	await sandbox.call('store.setCredits', {
+		brandId: sandbox.known.primaryBrandId,
+		credits: 1_000_000_000,
+	});
 	// Full buckets and counters at 0, for every key, from here.
 	await sandbox.call('rateLimit.set', { rate, burst, headers: 'ratelimit' });
 	const started = performance.now();
 	const deadline = started + deadlineSeconds * 1000;
-	const paced = async (name: string, apiKey: string, useHeaders: boolean): Promise<{ name: string; outcome: PacedOutcome & { timedOut: boolean }; ids?: string[]; seconds: number }> => {
-		const target = { baseUrl: sandbox.baseUrl, apiKey, useHeaders, deadline, concurrency: operation === 'create' ? concurrency.items : concurrency.pages };
-		const outcome = operation === 'create' ? await pacedCreate(target, VIDEOS, prefixes[name], sandbox.known.stockTemplateId) : await pacedReturnAll(target, PAGE_SIZE);
-		return { name, outcome, ids: 'ids' in outcome ? (outcome.ids as string[]) : undefined, seconds: (performance.now() - started) / 1000 };
+	const paced = async (
+		name: string,
+		apiKey: string,
+		useHeaders: boolean,
+	): Promise<{
+		name: string;
+		outcome: PacedOutcome & { timedOut: boolean };
+		ids?: string[];
+		seconds: number;
+	}> => {
+		const target = {
+			baseUrl: sandbox.baseUrl,
+			apiKey,
+			useHeaders,
+			deadline,
+			concurrency: operation === 'create' ? concurrency.items : concurrency.pages,
+		};
+		const outcome =
+			operation === 'create'
+				? await pacedCreate(target, VIDEOS, prefixes[name], sandbox.known.stockTemplateId)
+				: await pacedReturnAll(target, PAGE_SIZE);
+		return {
+			name,
+			outcome,
+			ids: 'ids' in outcome ? (outcome.ids as string[]) : undefined,
+			seconds: (performance.now() - started) / 1000,
+		};
 	};
 	const [nodeRun, ...pacedRuns] = await Promise.all([
 		node.go(deadlineSeconds * 1000),
 		paced(PACED_429, KEYS.paced429, false),
 		paced(PACED_HEADERS, KEYS.pacedHeaders, true),
 	]);
-	const counters = await sandbox.call<{ byKey: Record<string, { requests: number; limited: number }> }>('rateLimit.counters');
+	const counters = await sandbox.call<{
+		byKey: Record<string, { requests: number; limited: number }>;
+	}>('rateLimit.counters');
 	await sandbox.call('rateLimit.clear');
 	const videos = operation === 'create' ? await sandbox.call<VideoInfo[]>('store.listVideos') : [];
 	const count = (key: string) => counters.byKey[key] ?? { requests: 0, limited: 0 };
-	const check = (name: string) => (operation === 'create' ? createdOnce(videos, prefixes[name], VIDEOS) : {});
+	const check = (name: string) =>
+		operation === 'create' ? createdOnce(videos, prefixes[name], VIDEOS) : {};
 	const wanted = operation === 'create' ? VIDEOS : ASSETS;
 
 	const nodeReport = nodeRun.report;
@@ -167,7 +240,11 @@ async function runCase(sandbox: RemoteSandbox, concurrency: { items: number; pag
 	const runs: Run[] = [
 		{
 			contender: NODE,
-			outcome: nodeRun.timedOut ? 'did not finish' : nodeReport?.error || nodeOk !== wanted ? 'failed' : 'finished',
+			outcome: nodeRun.timedOut
+				? 'did not finish'
+				: nodeReport?.error || nodeOk !== wanted
+					? 'failed'
+					: 'finished',
 			seconds: nodeRun.timedOut ? nodeRun.seconds : (nodeReport?.ms ?? 0) / 1000,
 			ok: nodeOk,
 			error: nodeRun.timedOut ? `stopped at the time box (${TIME_BOX} × N/R)` : nodeReport?.error,
@@ -178,7 +255,11 @@ async function runCase(sandbox: RemoteSandbox, concurrency: { items: number; pag
 			const ok = run.ids ? new Set(run.ids).size : run.outcome.ok;
 			return {
 				contender: run.name,
-				outcome: run.outcome.timedOut ? 'did not finish' : run.outcome.failed > 0 || ok !== wanted ? 'failed' : 'finished',
+				outcome: run.outcome.timedOut
+					? 'did not finish'
+					: run.outcome.failed > 0 || ok !== wanted
+						? 'failed'
+						: 'finished',
 				seconds: run.seconds,
 				ok,
 				error: run.outcome.firstError,
@@ -201,8 +282,14 @@ function share(run: Run): number {
 }
 
 function meets(result: CaseResult, run: Run): boolean {
-	const exactlyOnce = result.operation !== 'create' || (run.created === VIDEOS && run.duplicates === 0);
-	return run.outcome === 'finished' && run.seconds / (result.n / result.rate) <= TARGET_TIME && share(run) <= TARGET_SHARE && exactlyOnce;
+	const exactlyOnce =
+		result.operation !== 'create' || (run.created === VIDEOS && run.duplicates === 0);
+	return (
+		run.outcome === 'finished' &&
+		run.seconds / (result.n / result.rate) <= TARGET_TIME &&
+		share(run) <= TARGET_SHARE &&
+		exactlyOnce
+	);
 }
 
 async function main(): Promise<void> {
@@ -219,7 +306,8 @@ async function main(): Promise<void> {
 	const results: CaseResult[] = [];
 	try {
 		for (const operation of OPERATIONS) {
-			for (const [rate, burst] of CASES) results.push(await runCase(sandbox, concurrency, operation, rate, burst));
+			for (const [rate, burst] of CASES)
+				results.push(await runCase(sandbox, concurrency, operation, rate, burst));
 		}
 	} finally {
 		await sandbox.close();
@@ -230,19 +318,27 @@ async function main(): Promise<void> {
 		`${result.operation === 'create' ? `Create ${VIDEOS.toLocaleString('en-US')}` : `Return All ${ASSETS.toLocaleString('en-US')}`} at R=${result.rate}/s, B=${result.burst}`;
 	const rows: Row[] = results.flatMap((result) =>
 		result.runs.map((run) => ({
-			operation: result.operation === 'create' ? `Create ${VIDEOS.toLocaleString('en-US')}` : `Return All ${ASSETS.toLocaleString('en-US')}`,
+			operation:
+				result.operation === 'create'
+					? `Create ${VIDEOS.toLocaleString('en-US')}`
+					: `Return All ${ASSETS.toLocaleString('en-US')}`,
 			'R/s, B': `${result.rate}, ${result.burst}`,
 			'N/R s': result.n / result.rate,
 			contender: run.contender,
-			outcome: run.outcome === 'finished' ? 'finished' : `${run.outcome} after ${round(run.seconds, 0)} s`,
+			outcome:
+				run.outcome === 'finished' ? 'finished' : `${run.outcome} after ${round(run.seconds, 0)} s`,
 			s: round(run.seconds, 1),
 			'× N/R': round(run.seconds / (result.n / result.rate), 2),
 			requests: run.requests,
 			'429s': run.limited,
 			'429 share': `${round(100 * share(run), 1)} %`,
 			'items ok': run.ok,
-			'created once': result.operation === 'create' ? `${run.created} of ${VIDEOS}${run.duplicates ? `, ${run.duplicates} duplicates` : ''}` : '',
-			'error / note': run.error ?? (run.pace === undefined ? '' : `ended pacing at ${round(run.pace, 2)}/s`),
+			'created once':
+				result.operation === 'create'
+					? `${run.created} of ${VIDEOS}${run.duplicates ? `, ${run.duplicates} duplicates` : ''}`
+					: '',
+			'error / note':
+				run.error ?? (run.pace === undefined ? '' : `ended pacing at ${round(run.pace, 2)}/s`),
 		})),
 	);
 	const figures: Figure[] = results.flatMap((result) =>
@@ -251,7 +347,8 @@ async function main(): Promise<void> {
 			.map((run) => ({
 				name: `${label(result)}: ${run.contender}, time / (N/R)`,
 				value: round(run.seconds / (result.n / result.rate), 2),
-				unit: run.outcome === 'finished' ? '×' : `× (${run.outcome} after ${round(run.seconds, 0)} s)`,
+				unit:
+					run.outcome === 'finished' ? '×' : `× (${run.outcome} after ${round(run.seconds, 0)} s)`,
 				target: `<= ${TARGET_TIME} and <= ${TARGET_SHARE * 100} % 429${result.operation === 'create' ? ', each video once' : ''}`,
 				met: meets(result, run),
 				repetitions: 1,
@@ -259,7 +356,23 @@ async function main(): Promise<void> {
 			})),
 	);
 	const title = `At the rate limit: one run per case, the three contenders at the same time, each with its own API key (its own bucket); node time-boxed at ${TIME_BOX} × N/R; ${round(minutes, 1)} min in all`;
-	writeResults('rate-limit', COMMAND, figures, { title, rows }, { videos: VIDEOS, assets: ASSETS, pageSize: PAGE_SIZE, timeBox: TIME_BOX, concurrency, minutes, cases: CASES, operations: OPERATIONS, results });
+	writeResults(
+		'rate-limit',
+		COMMAND,
+		figures,
+		{ title, rows },
+		{
+			videos: VIDEOS,
+			assets: ASSETS,
+			pageSize: PAGE_SIZE,
+			timeBox: TIME_BOX,
+			concurrency,
+			minutes,
+			cases: CASES,
+			operations: OPERATIONS,
+			results,
+		},
+	);
 }
 
 await main();

@@ -35,7 +35,10 @@ async function minimalClient(baseUrl: string, key: string, concurrency: number):
 		return (await response.json()) as Envelope;
 	};
 	const first = await get(1);
-	const pages = Array.from({ length: Math.ceil(first.pagination.total / PAGE_SIZE) - 1 }, (_, index) => index + 2);
+	const pages = Array.from(
+		{ length: Math.ceil(first.pagination.total / PAGE_SIZE) - 1 },
+		(_, index) => index + 2,
+	);
 	const results: Envelope[] = new Array<Envelope>(pages.length);
 	let next = 0;
 	const worker = async () => {
@@ -62,15 +65,30 @@ interface Contender {
  */
 const PREVIOUS_NOTICE_CONDITIONS: Record<string, INodeProperties['displayOptions']> = {
 	baseUrlVersionNotice: { hide: { baseUrl: ['', { _cnd: { regex: '/v1/*\\s*$' } }] } },
-	baseUrlHttpsNotice: { show: { baseUrl: [{ _cnd: { regex: '^\\s*http://(?!(localhost|127\\.\\d+\\.\\d+\\.\\d+|\\[::1\\])([:/]|$))' } }] } },
+	baseUrlHttpsNotice: {
+		show: {
+			baseUrl: [
+				{
+					_cnd: { regex: '^\\s*http://(?!(localhost|127\\.\\d+\\.\\d+\\.\\d+|\\[::1\\])([:/]|$))' },
+				},
+			],
+		},
+	},
 };
 
 function withPreviousRegexNotices(properties: INodeProperties[]): INodeProperties[] {
 	const patched = properties.map((property) =>
-		property.name in PREVIOUS_NOTICE_CONDITIONS ? { ...property, displayOptions: PREVIOUS_NOTICE_CONDITIONS[property.name] } : property,
+		property.name in PREVIOUS_NOTICE_CONDITIONS
+			? { ...property, displayOptions: PREVIOUS_NOTICE_CONDITIONS[property.name] }
+			: property,
 	);
-	const count = patched.filter((property) => JSON.stringify(property.displayOptions ?? {}).includes('"regex"')).length;
-	if (count !== 2) throw new Error(`previous credential: expected 2 regex notices, patched ${count} (were the notices renamed?)`);
+	const count = patched.filter((property) =>
+		JSON.stringify(property.displayOptions ?? {}).includes('"regex"'),
+	).length;
+	if (count !== 2)
+		throw new Error(
+			`previous credential: expected 2 regex notices, patched ${count} (were the notices renamed?)`,
+		);
 	return patched;
 }
 
@@ -81,10 +99,16 @@ const ALL_PAGES = `what-if: node, all pages at once (PAGE_CONCURRENCY ${ALL_AT_O
 const HTTP = 'HTTP Request node, pagination';
 const isMinimal = (name: string) => name.startsWith('minimal client, ');
 
-async function contenders(sandbox: RemoteSandbox, httpVersion: number | undefined): Promise<{ list: Contender[]; shippedConcurrency: number }> {
+async function contenders(
+	sandbox: RemoteSandbox,
+	httpVersion: number | undefined,
+): Promise<{ list: Contender[]; shippedConcurrency: number }> {
 	const credentials = { apiKey: sandbox.keys.user, baseUrl: sandbox.baseUrl };
 	const runTheNode = async () => {
-		const result = await runNode({ parameters: { resource: 'asset', operation: 'getAll', returnAll: true }, credentials });
+		const result = await runNode({
+			parameters: { resource: 'asset', operation: 'getAll', returnAll: true },
+			credentials,
+		});
 		if (result.error) throw result.error;
 		return result.items.map((item) => String(item.json.id));
 	};
@@ -92,7 +116,9 @@ async function contenders(sandbox: RemoteSandbox, httpVersion: number | undefine
 	const shipped = type.properties;
 	const previous = withPreviousRegexNotices(shipped);
 	// The built module the engine loaded (n8n-core requires it, so the cache holds this very object).
-	const pagination = createRequire(import.meta.url)(join(process.cwd(), 'dist', 'nodes', 'VideoPersonalization', 'transport', 'pagination.js')) as {
+	const pagination = createRequire(import.meta.url)(
+		join(process.cwd(), 'dist', 'nodes', 'VideoPersonalization', 'transport', 'pagination.js'),
+	) as {
 		PAGE_CONCURRENCY: number;
 	};
 	const shippedConcurrency = pagination.PAGE_CONCURRENCY;
@@ -135,8 +161,14 @@ async function contenders(sandbox: RemoteSandbox, httpVersion: number | undefine
 			}),
 		),
 		// The same pages in flight as the shipped node, and all at once.
-		{ name: `minimal client, ${shippedConcurrency} parallel`, run: async () => await minimalClient(sandbox.baseUrl, sandbox.keys.user, shippedConcurrency) },
-		{ name: 'minimal client, all parallel', run: async () => await minimalClient(sandbox.baseUrl, sandbox.keys.user, Infinity) },
+		{
+			name: `minimal client, ${shippedConcurrency} parallel`,
+			run: async () => await minimalClient(sandbox.baseUrl, sandbox.keys.user, shippedConcurrency),
+		},
+		{
+			name: 'minimal client, all parallel',
+			run: async () => await minimalClient(sandbox.baseUrl, sandbox.keys.user, Infinity),
+		},
 	];
 	if (httpVersion !== undefined) {
 		list.push({
@@ -150,7 +182,9 @@ async function contenders(sandbox: RemoteSandbox, httpVersion: number | undefine
 				});
 				if (result.error) throw result.error;
 				// One item per page ({ data, pagination }); a workflow would add a Split Out node.
-				return result.items.flatMap((item) => ((item.json as unknown as Envelope).data ?? []).map((asset) => asset.id));
+				return result.items.flatMap((item) =>
+					((item.json as unknown as Envelope).data ?? []).map((asset) => asset.id),
+				);
 			},
 		});
 	}
@@ -172,7 +206,9 @@ async function measure(sandbox: RemoteSandbox, list: Contender[], reps: number):
 		const ids = await contender.run();
 		requests.set(contender.name, await sandbox.call<number>('requests.count'));
 		if (ids.length !== ASSETS || new Set(ids).size !== ASSETS) {
-			throw new Error(`${contender.name}: got ${ids.length} assets (${new Set(ids).size} distinct), expected ${ASSETS}`);
+			throw new Error(
+				`${contender.name}: got ${ids.length} assets (${new Set(ids).size} distinct), expected ${ASSETS}`,
+			);
 		}
 	}
 	for (let rep = 0; rep < reps; rep++) {
@@ -182,7 +218,11 @@ async function measure(sandbox: RemoteSandbox, list: Contender[], reps: number):
 			times.get(contender.name)?.push(ms);
 		}
 	}
-	return { times, requests, medians: new Map([...times].map(([name, values]) => [name, median(values)])) };
+	return {
+		times,
+		requests,
+		medians: new Map([...times].map(([name, values]) => [name, median(values)])),
+	};
 }
 
 /** The second scenario: every list request answered this much later (sandbox 'slow' fault), like a real service. */
@@ -192,7 +232,11 @@ const LATENCY_REPS = Math.max(1, Math.ceil(REPS / 2));
 /** The faster of the minimal clients in one scenario. */
 function fastestMinimal(measured: Measured): string {
 	const names = [...measured.medians.keys()].filter(isMinimal);
-	return names.reduce((best, name) => ((measured.medians.get(name) ?? Infinity) < (measured.medians.get(best) ?? Infinity) ? name : best));
+	return names.reduce((best, name) =>
+		(measured.medians.get(name) ?? Infinity) < (measured.medians.get(best) ?? Infinity)
+			? name
+			: best,
+	);
 }
 
 /** The two target figures of one scenario. */
@@ -247,18 +291,31 @@ async function main(): Promise<void> {
 	if (!http.ok) console.warn(`HTTP Request node not measured: ${http.reason}`);
 	const sandbox = await startRemoteSandbox({ dataset: { videos: 100, assets: ASSETS } });
 	try {
-		const { list, shippedConcurrency } = await contenders(sandbox, http.ok ? http.version : undefined);
+		const { list, shippedConcurrency } = await contenders(
+			sandbox,
+			http.ok ? http.version : undefined,
+		);
 		// Loopback: the client's CPU is the limit, so more pages in flight would not change much.
 		const loopbackList = list.filter((contender) => contender.name !== ALL_PAGES);
 		const loopback = await measure(sandbox, loopbackList, REPS);
 
 		// With every list request answered LATENCY_MS later: no floor or credential rows, but all pages at once.
-		const latencyList = list.filter((contender) => [NODE, ALL_PAGES, HTTP].includes(contender.name) || isMinimal(contender.name));
-		await sandbox.call('faults.random', { rate: 1, kinds: ['slow'], delayMs: LATENCY_MS, match: { method: 'GET', path: '/v1/assets' } });
+		const latencyList = list.filter(
+			(contender) => [NODE, ALL_PAGES, HTTP].includes(contender.name) || isMinimal(contender.name),
+		);
+		await sandbox.call('faults.random', {
+			rate: 1,
+			kinds: ['slow'],
+			delayMs: LATENCY_MS,
+			match: { method: 'GET', path: '/v1/assets' },
+		});
 		const latency = await measure(sandbox, latencyList, LATENCY_REPS);
 		await sandbox.call('faults.clear');
 
-		const rows = [...tableRows('loopback', loopbackList, loopback), ...tableRows(`+${LATENCY_MS} ms per request`, latencyList, latency)];
+		const rows = [
+			...tableRows('loopback', loopbackList, loopback),
+			...tableRows(`+${LATENCY_MS} ms per request`, latencyList, latency),
+		];
 		const title = `Return All of ${ASSETS.toLocaleString('en-US')} assets: interleaved repetitions after one warm-up each (${REPS} on loopback, ${LATENCY_REPS} with ${LATENCY_MS} ms added to every answer); the shipped node has ${shippedConcurrency} pages in flight`;
 
 		const node = loopback.medians.get(NODE) ?? Number.NaN;
@@ -285,16 +342,30 @@ async function main(): Promise<void> {
 			repetitions: LATENCY_REPS,
 			note: `median ${round(allPages, 1)} ms, ${round(allPages / latencyNode, 2)}× the shipped node${latencyHttp === undefined ? '' : `; HTTP Request node / this = ${round(latencyHttp / allPages, 2)}×`}; not the shipped code`,
 		});
-		writeResults('return-all', COMMAND, figures, { title, rows }, {
-			assets: ASSETS,
-			repetitions: REPS,
-			pageConcurrency: shippedConcurrency,
-			latencyMs: LATENCY_MS,
-			latencyRepetitions: LATENCY_REPS,
-			loopback: { timesMs: Object.fromEntries(loopback.times), requests: Object.fromEntries(loopback.requests) },
-			latency: { timesMs: Object.fromEntries(latency.times), requests: Object.fromEntries(latency.requests) },
-			httpRequestNode: http.ok ? { version: http.version, package: http.packageDir, packageVersion: http.packageVersion } : { missing: http.reason },
-		});
+		writeResults(
+			'return-all',
+			COMMAND,
+			figures,
+			{ title, rows },
+			{
+				assets: ASSETS,
+				repetitions: REPS,
+				pageConcurrency: shippedConcurrency,
+				latencyMs: LATENCY_MS,
+				latencyRepetitions: LATENCY_REPS,
+				loopback: {
+					timesMs: Object.fromEntries(loopback.times),
+					requests: Object.fromEntries(loopback.requests),
+				},
+				latency: {
+					timesMs: Object.fromEntries(latency.times),
+					requests: Object.fromEntries(latency.requests),
+				},
+				httpRequestNode: http.ok
+					? { version: http.version, package: http.packageDir, packageVersion: http.packageVersion }
+					: { missing: http.reason },
+			},
+		);
 	} finally {
 		await sandbox.close();
 	}

@@ -63,12 +63,26 @@ async function measureSize(videos: number): Promise<SizeResult> {
 	try {
 		const { store, clock } = sandbox;
 		// The seed's in-flight videos stay where they are for the whole run.
-		const inFlight = [...store.listVideos(undefined, { status: 'draft' }), ...store.listVideos(undefined, { status: 'processing' })];
-		for (const video of inFlight) store.setVideoOutcome(video.id, { status: video.status === 'draft' ? 'draft' : 'processing' });
+		const inFlight = [
+			...store.listVideos(undefined, { status: 'draft' }),
+			...store.listVideos(undefined, { status: 'processing' }),
+		];
+		for (const video of inFlight)
+			store.setVideoOutcome(video.id, {
+				status: video.status === 'draft' ? 'draft' : 'processing',
+			});
 
 		const trigger = new Trigger(sandbox);
 		const firstPoll = await trigger.poll();
-		const result: Omit<SizeResult, 'seededFinished'> = { videos, inFlight: inFlight.length, firstPoll, idle: [], finished: [], newAndFinished: [], fullScanPages: 0 };
+		const result: Omit<SizeResult, 'seededFinished'> = {
+			videos,
+			inFlight: inFlight.length,
+			firstPoll,
+			idle: [],
+			finished: [],
+			newAndFinished: [],
+			fullScanPages: 0,
+		};
 		for (let rep = 0; rep < REPS; rep++) {
 			// Idle: nothing changed since the last poll.
 			clock.advance(60_000);
@@ -76,29 +90,41 @@ async function measureSize(videos: number): Promise<SizeResult> {
 
 			// 50 videos created (seen in flight by one poll), then finished before the next.
 			clock.advance(1000);
-			const created = store.addVideos(FINISHED, { createdAt: clock.now(), finishAt: clock.now() + 3_600_000 });
+			const created = store.addVideos(FINISHED, {
+				createdAt: clock.now(),
+				finishAt: clock.now() + 3_600_000,
+			});
 			clock.advance(60_000);
 			const seen = await trigger.poll();
-			if (seen.events !== 0) throw new Error(`${seen.events} events while the ${FINISHED} videos were in flight`);
+			if (seen.events !== 0)
+				throw new Error(`${seen.events} events while the ${FINISHED} videos were in flight`);
 			clock.advance(60_000);
 			for (const video of created) store.setVideoOutcome(video.id, { status: 'published' });
 			const finished = await trigger.poll();
-			if (finished.events !== FINISHED) throw new Error(`${finished.events} events for ${FINISHED} finished videos (${videos})`);
+			if (finished.events !== FINISHED)
+				throw new Error(`${finished.events} events for ${FINISHED} finished videos (${videos})`);
 			result.finished.push(finished);
 
 			// 50 videos created and finished between two polls.
 			clock.advance(1000);
-			store.addVideos(FINISHED, { createdAt: clock.now(), finishAt: clock.now() + 500, outcome: 'published' });
+			store.addVideos(FINISHED, {
+				createdAt: clock.now(),
+				finishAt: clock.now() + 500,
+				outcome: 'published',
+			});
 			clock.advance(60_000);
 			const fresh = await trigger.poll();
-			if (fresh.events !== FINISHED) throw new Error(`${fresh.events} events for ${FINISHED} new finished videos (${videos})`);
+			if (fresh.events !== FINISHED)
+				throw new Error(`${fresh.events} events for ${FINISHED} new finished videos (${videos})`);
 			result.newAndFinished.push(fresh);
 		}
 		// Last (it uses them up): 50 of the seed's in-flight videos finish.
 		clock.advance(60_000);
-		for (const video of inFlight.slice(0, FINISHED)) store.setVideoOutcome(video.id, { status: 'failed' });
+		for (const video of inFlight.slice(0, FINISHED))
+			store.setVideoOutcome(video.id, { status: 'failed' });
 		const seededFinished = await trigger.poll();
-		if (seededFinished.events !== Math.min(FINISHED, inFlight.length)) throw new Error(`${seededFinished.events} events for the seed's videos (${videos})`);
+		if (seededFinished.events !== Math.min(FINISHED, inFlight.length))
+			throw new Error(`${seededFinished.events} events for the seed's videos (${videos})`);
 		return { ...result, seededFinished, fullScanPages: Math.ceil(videos / PAGE_SIZE) };
 	} finally {
 		await sandbox.close();
@@ -110,13 +136,24 @@ async function measureBusy(): Promise<{ idle: Poll[]; oneFinished: Poll; fiftyFi
 	const sandbox = await startSandbox({ quiet: true, dataset: { videos: 1000, assets: 4 } });
 	try {
 		const { store, clock } = sandbox;
-		for (const video of [...store.listVideos(undefined, { status: 'draft' }), ...store.listVideos(undefined, { status: 'processing' })]) {
-			store.setVideoOutcome(video.id, { status: video.status === 'draft' ? 'draft' : 'processing' });
+		for (const video of [
+			...store.listVideos(undefined, { status: 'draft' }),
+			...store.listVideos(undefined, { status: 'processing' }),
+		]) {
+			store.setVideoOutcome(video.id, {
+				status: video.status === 'draft' ? 'draft' : 'processing',
+			});
 		}
 		const now = clock.now();
-		const drafts = store.addVideos(10_000, { createdAt: { from: now - 86_400_000, to: now - 3_600_000 }, finishAt: now + 1e12 });
+		const drafts = store.addVideos(10_000, {
+			createdAt: { from: now - 86_400_000, to: now - 3_600_000 },
+			finishAt: now + 1e12,
+		});
 		for (const video of drafts) store.setVideoOutcome(video.id, { status: 'draft' });
-		const renders = store.addVideos(8000, { createdAt: { from: now - 3_600_000, to: now - 60_000 }, finishAt: now + 1e12 });
+		const renders = store.addVideos(8000, {
+			createdAt: { from: now - 3_600_000, to: now - 60_000 },
+			finishAt: now + 1e12,
+		});
 		for (const video of renders) store.setVideoOutcome(video.id, { status: 'processing' });
 		const trigger = new Trigger(sandbox);
 		await trigger.poll();
@@ -129,9 +166,11 @@ async function measureBusy(): Promise<{ idle: Poll[]; oneFinished: Poll; fiftyFi
 		store.setVideoOutcome(renders[4000].id, { status: 'published' });
 		const oneFinished = await trigger.poll();
 		clock.advance(60_000);
-		for (const video of renders.slice(6000, 6000 + FINISHED)) store.setVideoOutcome(video.id, { status: 'published' });
+		for (const video of renders.slice(6000, 6000 + FINISHED))
+			store.setVideoOutcome(video.id, { status: 'published' });
 		const fiftyFinished = await trigger.poll();
-		if (oneFinished.events !== 1 || fiftyFinished.events !== FINISHED) throw new Error(`busy account: ${oneFinished.events} and ${fiftyFinished.events} events`);
+		if (oneFinished.events !== 1 || fiftyFinished.events !== FINISHED)
+			throw new Error(`busy account: ${oneFinished.events} and ${fiftyFinished.events} events`);
 		return { idle, oneFinished, fiftyFinished };
 	} finally {
 		await sandbox.close();
@@ -205,7 +244,13 @@ async function main(): Promise<void> {
 			note: `${busy.fiftyFinished.requests} for ${FINISHED} finished: the in-flight lists are read in full (overlapping pages) when their counts change`,
 		},
 	);
-	writeResults('trigger', COMMAND, figures, { title, rows }, { repetitions: REPS, finished: FINISHED, rows, results });
+	writeResults(
+		'trigger',
+		COMMAND,
+		figures,
+		{ title, rows },
+		{ repetitions: REPS, finished: FINISHED, rows, results },
+	);
 }
 
 await main();

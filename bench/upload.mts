@@ -27,7 +27,11 @@ interface Config {
 const CONFIGS: Config[] = [
 	{ label: '20 MB', bytes: 20 * MB, v8Flags: [] },
 	{ label: '200 MB', bytes: 200 * MB, v8Flags: [] },
-	{ label: '200 MB, --max-semi-space-size=1 (diagnosis)', bytes: 200 * MB, v8Flags: ['--max-semi-space-size=1'] },
+	{
+		label: '200 MB, --max-semi-space-size=1 (diagnosis)',
+		bytes: 200 * MB,
+		v8Flags: ['--max-semi-space-size=1'],
+	},
 ];
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 const TARGET_MB = 64;
@@ -50,32 +54,54 @@ function makeFile(bytes: number): string {
 	const path = join(scratch, `video-${bytes}.mp4`);
 	const block = randomBytes(MIB);
 	const fd = openSync(path, 'w');
-	for (let written = 0; written < bytes; written += MIB) writeSync(fd, block, 0, Math.min(MIB, bytes - written));
+	for (let written = 0; written < bytes; written += MIB)
+		writeSync(fd, block, 0, Math.min(MIB, bytes - written));
 	closeSync(fd);
 	return path;
 }
 
-function runChild(file: string, baseUrl: string, apiKey: string, v8Flags: string[]): Promise<ChildReport> {
+function runChild(
+	file: string,
+	baseUrl: string,
+	apiKey: string,
+	v8Flags: string[],
+): Promise<ChildReport> {
 	return new Promise((resolve, reject) => {
-		const child = fork(join(process.cwd(), 'bench', 'lib', 'uploadChild.mts'), [file, baseUrl, apiKey], {
-			execArgv: ['--import', 'tsx', '--expose-gc', ...v8Flags],
-			stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-		});
+		const child = fork(
+			join(process.cwd(), 'bench', 'lib', 'uploadChild.mts'),
+			[file, baseUrl, apiKey],
+			{
+				execArgv: ['--import', 'tsx', '--expose-gc', ...v8Flags],
+				stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+			},
+		);
 		let report: ChildReport | undefined;
 		child.on('message', (message: ChildReport) => (report = message));
-		child.on('exit', (code) => (report && code === 0 ? resolve(report) : reject(new Error(`upload child exited with ${code}`))));
+		child.on('exit', (code) =>
+			report && code === 0
+				? resolve(report)
+				: reject(new Error(`upload child exited with ${code}`)),
+		);
 	});
 }
 
 async function main(): Promise<void> {
-	const files = new Map([...new Set(CONFIGS.map((config) => config.bytes))].map((bytes) => [bytes, makeFile(bytes)]));
+	const files = new Map(
+		[...new Set(CONFIGS.map((config) => config.bytes))].map((bytes) => [bytes, makeFile(bytes)]),
+	);
 	const sandbox = await startSandbox({ quiet: true, dataset: { videos: 10, assets: 4 } });
 	const reports = new Map<string, ChildReport[]>(CONFIGS.map((config) => [config.label, []]));
 	try {
 		for (let rep = 0; rep < REPS; rep++) {
 			for (const config of rotated(CONFIGS, rep)) {
-				const report = await runChild(files.get(config.bytes) ?? '', sandbox.baseUrl, sandbox.keys.user, config.v8Flags);
-				if (report.uploadedBytes !== config.bytes) throw new Error(`uploaded ${report.uploadedBytes} bytes of ${config.bytes}`);
+				const report = await runChild(
+					files.get(config.bytes) ?? '',
+					sandbox.baseUrl,
+					sandbox.keys.user,
+					config.v8Flags,
+				);
+				if (report.uploadedBytes !== config.bytes)
+					throw new Error(`uploaded ${report.uploadedBytes} bytes of ${config.bytes}`);
 				reports.get(config.label)?.push(report);
 			}
 		}
@@ -122,7 +148,13 @@ async function main(): Promise<void> {
 			repetitions: REPS,
 		},
 	];
-	writeResults('upload', COMMAND, figures, { title, rows: summary }, { repetitions: REPS, runs: Object.fromEntries(reports), summary });
+	writeResults(
+		'upload',
+		COMMAND,
+		figures,
+		{ title, rows: summary },
+		{ repetitions: REPS, runs: Object.fromEntries(reports), summary },
+	);
 }
 
 await main();

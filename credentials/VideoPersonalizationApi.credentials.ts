@@ -49,7 +49,11 @@ const wrongQueryAddress = (status: number): string =>
 	'Base URL: it is the service address ending in /v1.';
 
 /** Fails the test when a 2xx answer's body holds `value` at `key` (lodash path). */
-function bodyRule(key: string, value: unknown, message: string): IAuthenticateRuleResponseSuccessBody {
+function bodyRule(
+	key: string,
+	value: unknown,
+	message: string,
+): IAuthenticateRuleResponseSuccessBody {
 	return { type: 'responseSuccessBody', properties: { key, value, message } };
 }
 
@@ -166,7 +170,11 @@ export class VideoPersonalizationApi implements ICredentialType {
 		rules: [
 			...ADDRESS_PROBLEMS.map((message, index) => bodyRule('0', index + 1, message)),
 			statusRule(401, `The service rejected the API key (401). ${CHECK_KEY}`),
-			bodyRule('errors[0].extensions.code', 'UNAUTHENTICATED', `The service rejected the API key. ${CHECK_KEY}`),
+			bodyRule(
+				'errors[0].extensions.code',
+				'UNAUTHENTICATED',
+				`The service rejected the API key. ${CHECK_KEY}`,
+			),
 			statusRule(
 				403,
 				'The API key is valid but may not send queries (403). Use the key of a user with API access.',

@@ -3,7 +3,12 @@
 import type { OrganisationRecord, Store, TemplateRecord, UserRecord } from './store.mts';
 import type { Role } from './types.mts';
 
-const RANK: Record<Role, number> = { ROLE_USER: 0, ROLE_BRAND_ADMIN: 1, ROLE_ORG_ADMIN: 2, ROLE_ADMIN: 3 };
+const RANK: Record<Role, number> = {
+	ROLE_USER: 0,
+	ROLE_BRAND_ADMIN: 1,
+	ROLE_ORG_ADMIN: 2,
+	ROLE_ADMIN: 3,
+};
 
 /** The strongest role a user holds. */
 export function effectiveRole(user: UserRecord): Role {
@@ -31,7 +36,10 @@ export function canSeeTemplate(store: Store, user: UserRecord, template: Templat
 	if (role === 'ROLE_ADMIN' || template.templateType === 'stock') return true;
 	if (template.brandId === null) return false;
 	if (template.brandId === user.brandId) return true;
-	return role === 'ROLE_ORG_ADMIN' && store.brands.get(template.brandId)?.organisationId === store.organisationOf(user).id;
+	return (
+		role === 'ROLE_ORG_ADMIN' &&
+		store.brands.get(template.brandId)?.organisationId === store.organisationOf(user).id
+	);
 }
 
 /** findUser: own record for everyone; other users for admins within their scope. */
@@ -43,13 +51,21 @@ export function canSeeUser(store: Store, viewer: UserRecord, target: UserRecord)
 }
 
 /** organisation: global admins any, organisation admins their own; nobody else. */
-export function canSeeOrganisation(store: Store, viewer: UserRecord, org: OrganisationRecord): boolean {
+export function canSeeOrganisation(
+	store: Store,
+	viewer: UserRecord,
+	org: OrganisationRecord,
+): boolean {
 	const role = effectiveRole(viewer);
-	return role === 'ROLE_ADMIN' || (role === 'ROLE_ORG_ADMIN' && store.organisationOf(viewer).id === org.id);
+	return (
+		role === 'ROLE_ADMIN' ||
+		(role === 'ROLE_ORG_ADMIN' && store.organisationOf(viewer).id === org.id)
+	);
 }
 
 export function templateRule(template: TemplateRecord): string {
 	if (template.templateType === 'stock') return 'stock templates are available to all users';
-	if (template.brandId) return 'a brand template is visible to users of that brand, organisation admins and global admins';
+	if (template.brandId)
+		return 'a brand template is visible to users of that brand, organisation admins and global admins';
 	return 'this template is visible to global admins (ROLE_ADMIN) only';
 }

@@ -18,13 +18,16 @@ function resolveFile(app: AppContext, path: string): CdnFile | undefined {
 	let m = /^\/assets\/([^/.]+)\.([a-z0-9]+)$/.exec(path);
 	if (m) {
 		const asset = store.getAsset(m[1]);
-		return asset && asset.ext === m[2] ? { path: asset.filePath, contentType: asset.contentType } : undefined;
+		return asset && asset.ext === m[2]
+			? { path: asset.filePath, contentType: asset.contentType }
+			: undefined;
 	}
 	m = /^\/videos\/([^/.]+)\.(mp4|jpg)$/.exec(path);
 	if (m) {
 		const video = store.videos.get(m[1]);
 		const now = store.now();
-		if (!video || video.createdAt > now || store.videoStatus(video, now) !== 'published') return undefined;
+		if (!video || video.createdAt > now || store.videoStatus(video, now) !== 'published')
+			return undefined;
 		const f = m[2] === 'mp4' ? fixtures.video : fixtures.image;
 		return { path: f.path, contentType: f.format.mime };
 	}
@@ -35,13 +38,17 @@ function resolveFile(app: AppContext, path: string): CdnFile | undefined {
 		return { path: f.path, contentType: f.format.mime };
 	}
 	m = /^\/avatars\/([^/.]+)\.jpg$/.exec(path);
-	if (m && store.users.has(m[1])) return { path: fixtures.image.path, contentType: fixtures.image.format.mime };
+	if (m && store.users.has(m[1]))
+		return { path: fixtures.image.path, contentType: fixtures.image.format.mime };
 	return undefined;
 }
 
 /** A single byte range of a file of `size` bytes; undefined to ignore the header (RFC 9110: invalid
  * or multi-range headers may be ignored), 'unsatisfiable' for a 416. */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
+export function parseRange(
+	header: string | undefined,
+	size: number,
+): { start: number; end: number } | 'unsatisfiable' | undefined {
 	if (!header) return undefined;
 	const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
 	if (!m || (m[1] === '' && m[2] === '')) return undefined;
@@ -56,12 +63,23 @@ export function parseRange(header: string | undefined, size: number): { start: n
 	return { start, end: m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1) };
 }
 
-function sendError(res: ServerResponse, record: RequestRecord, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+function sendError(
+	res: ServerResponse,
+	record: RequestRecord,
+	status: number,
+	code: string,
+	message: string,
+	headers: Record<string, string> = {},
+): void {
 	record.status = status;
 	sendJson(res, status, errorBody(status, code, message), headers);
 }
 
-export async function handleCdn(app: AppContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleCdn(
+	app: AppContext,
+	req: IncomingMessage,
+	res: ServerResponse,
+): Promise<void> {
 	const url = new URL(req.url ?? '/', 'http://cdn');
 	const record = app.requests.start('cdn', req, url, app.clock.now());
 	const method = record.method;
@@ -73,13 +91,25 @@ export async function handleCdn(app: AppContext, req: IncomingMessage, res: Serv
 	}
 	if (fault?.kind === 'slow') await wait(fault.delayMs);
 
-	if (method !== 'GET' && method !== 'HEAD') return sendError(res, record, 405, 'method_not_allowed', `${method} is not allowed on the CDN`, { Allow: 'GET, HEAD' });
+	if (method !== 'GET' && method !== 'HEAD')
+		return sendError(
+			res,
+			record,
+			405,
+			'method_not_allowed',
+			`${method} is not allowed on the CDN`,
+			{ Allow: 'GET, HEAD' },
+		);
 	const file = resolveFile(app, url.pathname);
 	const info = file && (await stat(file.path).catch(() => undefined));
-	if (!file || !info) return sendError(res, record, 404, 'not_found', `No such file: ${url.pathname}`);
+	if (!file || !info)
+		return sendError(res, record, 404, 'not_found', `No such file: ${url.pathname}`);
 
 	const size = info.size;
-	const range = parseRange(typeof req.headers.range === 'string' ? req.headers.range : undefined, size);
+	const range = parseRange(
+		typeof req.headers.range === 'string' ? req.headers.range : undefined,
+		size,
+	);
 	const headers: Record<string, string> = {
 		'Content-Type': file.contentType,
 		'Accept-Ranges': 'bytes',
@@ -88,7 +118,14 @@ export async function handleCdn(app: AppContext, req: IncomingMessage, res: Serv
 		'Cache-Control': 'public, max-age=3600',
 	};
 	if (range === 'unsatisfiable') {
-		return sendError(res, record, 416, 'range_not_satisfiable', `Range ${req.headers.range} is outside the file (${size} bytes)`, { 'Content-Range': `bytes */${size}` });
+		return sendError(
+			res,
+			record,
+			416,
+			'range_not_satisfiable',
+			`Range ${req.headers.range} is outside the file (${size} bytes)`,
+			{ 'Content-Range': `bytes */${size}` },
+		);
 	}
 	const start = range ? range.start : 0;
 	const end = range ? range.end : size - 1;
@@ -103,7 +140,10 @@ export async function handleCdn(app: AppContext, req: IncomingMessage, res: Serv
 	}
 	const isReset = fault?.kind === 'reset' || fault?.kind === 'reset-after-commit';
 	// A reset sends half of the body, then a TCP RST.
-	const stream = createReadStream(file.path, { start, end: isReset ? start + Math.max(0, Math.floor((end - start) / 2)) : end });
+	const stream = createReadStream(file.path, {
+		start,
+		end: isReset ? start + Math.max(0, Math.floor((end - start) / 2)) : end,
+	});
 	stream.on('error', () => res.destroy());
 	if (isReset) {
 		stream.on('data', (chunk) => res.write(chunk));

@@ -42,7 +42,8 @@ function num(name: string, value: string | undefined): number | undefined {
 function hangRules(routes: string[]): ScriptedFault[] {
 	return routes.map((route) => {
 		const m = /^(?:([A-Za-z]+)\s+)?(\S+)$/.exec(route.trim());
-		if (!m || !(m[2] === '*' || m[2].startsWith('/'))) throw new Error(`--hang needs '*', a path or 'METHOD /path', got ${route}`);
+		if (!m || !(m[2] === '*' || m[2].startsWith('/')))
+			throw new Error(`--hang needs '*', a path or 'METHOD /path', got ${route}`);
 		return { kind: 'hang', times: 'always', match: { method: m[1]?.toUpperCase(), path: m[2] } };
 	});
 }
@@ -80,9 +81,14 @@ function options(argv: string[]): CliOptions | undefined {
 		},
 	});
 	if (values.help) return undefined;
-	const oneOf = <T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T | undefined => {
+	const oneOf = <T extends string>(
+		name: string,
+		value: string | undefined,
+		allowed: readonly T[],
+	): T | undefined => {
 		if (value === undefined) return undefined;
-		if (!(allowed as readonly string[]).includes(value)) throw new Error(`--${name} must be one of ${allowed.join(', ')}`);
+		if (!(allowed as readonly string[]).includes(value))
+			throw new Error(`--${name} must be one of ${allowed.join(', ')}`);
 		return value as T;
 	};
 	return {
@@ -101,7 +107,10 @@ function options(argv: string[]): CliOptions | undefined {
 		listOrder: oneOf('list-order', values['list-order'], ['newest-first', 'oldest-first'] as const),
 		graphql: {
 			maxLimit: num('graphql-max-limit', values['graphql-max-limit']),
-			overLimit: oneOf('graphql-over-limit', values['graphql-over-limit'], ['cap', 'reject'] as const),
+			overLimit: oneOf('graphql-over-limit', values['graphql-over-limit'], [
+				'cap',
+				'reject',
+			] as const),
 		},
 		dataDir: values['data-dir'],
 		rateLimit: rateLimitOptions(values, oneOf),
@@ -112,11 +121,17 @@ function options(argv: string[]): CliOptions | undefined {
 
 function rateLimitOptions(
 	values: Record<string, string | boolean | string[] | undefined>,
-	oneOf: <T extends string>(name: string, value: string | undefined, allowed: readonly T[]) => T | undefined,
+	oneOf: <T extends string>(
+		name: string,
+		value: string | undefined,
+		allowed: readonly T[],
+	) => T | undefined,
 ): SandboxOptions['rateLimit'] {
 	const text = (name: string) => values[name] as string | undefined;
 	const rate = num('rate-limit', text('rate-limit'));
-	const others = ['burst', 'rate-limit-headers', 'rate-limit-scope', 'rate-limit-clock'].filter((name) => values[name] !== undefined);
+	const others = ['burst', 'rate-limit-headers', 'rate-limit-scope', 'rate-limit-clock'].filter(
+		(name) => values[name] !== undefined,
+	);
 	if (rate === undefined) {
 		if (others.length) throw new Error(`--${others[0]} needs --rate-limit`);
 		return undefined;
@@ -161,7 +176,13 @@ async function main(): Promise<void> {
 		process.exit(2);
 	}
 	if (hang.length) sandbox.faults.script(hang);
-	const ready = { baseUrl: sandbox.baseUrl, graphqlUrl: sandbox.graphqlUrl, cdnUrl: sandbox.cdnUrl, controlUrl: sandbox.controlUrl, keys: sandbox.keys };
+	const ready = {
+		baseUrl: sandbox.baseUrl,
+		graphqlUrl: sandbox.graphqlUrl,
+		cdnUrl: sandbox.cdnUrl,
+		controlUrl: sandbox.controlUrl,
+		keys: sandbox.keys,
+	};
 	if (!opts.quiet) {
 		const width = Math.max(...Object.keys(sandbox.keys).map((k) => k.length));
 		console.log(
@@ -172,7 +193,11 @@ async function main(): Promise<void> {
 				`  CDN:      ${sandbox.cdnUrl}`,
 				`  Control:  ${sandbox.controlUrl}/info`,
 				...(opts.rateLimit ? [`  Rate limit: ${JSON.stringify(sandbox.rateLimit.config())}`] : []),
-				...(hang.length ? [`  Never answers: ${hang.map((rule) => `${rule.match?.method ?? ''} ${String(rule.match?.path)}`.trim()).join(', ')}`] : []),
+				...(hang.length
+					? [
+							`  Never answers: ${hang.map((rule) => `${rule.match?.method ?? ''} ${String(rule.match?.path)}`.trim()).join(', ')}`,
+						]
+					: []),
 				'  Keys (Authorization: Bearer <key>):',
 				...Object.entries(sandbox.keys).map(([name, key]) => `    ${name.padEnd(width)}  ${key}`),
 				'  Ctrl-C to stop.',

@@ -23,7 +23,8 @@ export class Clock {
 
 	/** Moves time forward (both modes; in real mode on top of wall time). */
 	advance(ms: number): void {
-		if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`clock.advance needs a finite ms >= 0, got ${ms}`);
+		if (!Number.isFinite(ms) || ms < 0)
+			throw new RangeError(`clock.advance needs a finite ms >= 0, got ${ms}`);
 		this.offset += ms;
 	}
 }

@@ -21,5 +21,9 @@ export interface AppContext {
 	cdnUrl: string;
 	log: (message: string) => void;
 	/** Tests only: runs before each API request is handled, to change the data between two requests. */
-	beforeRequest?: (request: { method: string; path: string; query: URLSearchParams }) => void | Promise<void>;
+	beforeRequest?: (request: {
+		method: string;
+		path: string;
+		query: URLSearchParams;
+	}) => void | Promise<void>;
 }

@@ -2,7 +2,14 @@
 import type { ServerResponse } from 'node:http';
 import { errorBody, HttpError, isPlainObject, parsePathSpec, requestMatches } from './http.mts';
 import { Rng } from './rng.mts';
-import { FAULT_KINDS, type FaultKind, type FaultMatch, type FaultParams, type RandomFaults, type ScriptedFault } from './types.mts';
+import {
+	FAULT_KINDS,
+	type FaultKind,
+	type FaultMatch,
+	type FaultParams,
+	type RandomFaults,
+	type ScriptedFault,
+} from './types.mts';
 
 export interface FaultDecision {
 	kind: FaultKind;
@@ -13,7 +20,16 @@ export interface FaultDecision {
 
 /** Kinds answered without running the request (nothing is committed). 'slow' and
  * 'reset-after-commit' run it first; 'hang' never answers at all. */
-const NOT_PROCESSED = new Set<FaultKind>(['429', '500', '502', '503', 'reset', 'text', 'html', 'hang']);
+const NOT_PROCESSED = new Set<FaultKind>([
+	'429',
+	'500',
+	'502',
+	'503',
+	'reset',
+	'text',
+	'html',
+	'hang',
+]);
 
 export function faultSkipsProcessing(kind: FaultKind): boolean {
 	return NOT_PROCESSED.has(kind);
@@ -32,19 +48,33 @@ export class FaultInjector {
 	constructor(private readonly defaultSeed: number) {}
 
 	random(cfg: RandomFaults): void {
-		if (!(cfg.rate >= 0 && cfg.rate <= 1)) throw new RangeError('faults.random: rate must be within 0..1');
-		if (!Array.isArray(cfg.kinds) || cfg.kinds.length === 0) throw new RangeError('faults.random: kinds must list at least one kind');
+		if (!(cfg.rate >= 0 && cfg.rate <= 1))
+			throw new RangeError('faults.random: rate must be within 0..1');
+		if (!Array.isArray(cfg.kinds) || cfg.kinds.length === 0)
+			throw new RangeError('faults.random: kinds must list at least one kind');
 		cfg.kinds.forEach(checkKind);
-		this.randomCfg = { cfg: { ...cfg, kinds: [...cfg.kinds] }, rng: new Rng(cfg.seed ?? this.defaultSeed) };
+		this.randomCfg = {
+			cfg: { ...cfg, kinds: [...cfg.kinds] },
+			rng: new Rng(cfg.seed ?? this.defaultSeed),
+		};
 	}
 
 	/** Replaces the scripted rules. The first active rule matching a request decides. */
 	script(rules: ScriptedFault[]): void {
 		rules.forEach((r) => {
 			checkKind(r.kind);
-			if (r.times !== undefined && r.times !== 'always' && !(typeof r.times === 'number' && r.times >= 0)) throw new RangeError("faults.script: times must be a number >= 0 or 'always'");
+			if (
+				r.times !== undefined &&
+				r.times !== 'always' &&
+				!(typeof r.times === 'number' && r.times >= 0)
+			)
+				throw new RangeError("faults.script: times must be a number >= 0 or 'always'");
 		});
-		this.scripted = rules.map((rule) => ({ rule, remaining: rule.times === 'always' ? Infinity : (rule.times ?? 1), skip: rule.skip ?? 0 }));
+		this.scripted = rules.map((rule) => ({
+			rule,
+			remaining: rule.times === 'always' ? Infinity : (rule.times ?? 1),
+			skip: rule.skip ?? 0,
+		}));
 	}
 
 	clear(): void {
@@ -55,7 +85,8 @@ export class FaultInjector {
 	/** The fault for a request, if any. Scripted rules go first, then the random mode. */
 	decide(server: 'api' | 'cdn', method: string, path: string): FaultDecision | undefined {
 		for (const state of this.scripted) {
-			if (state.remaining <= 0 || !requestMatches(state.rule.match, server, method, path, 'api')) continue;
+			if (state.remaining <= 0 || !requestMatches(state.rule.match, server, method, path, 'api'))
+				continue;
 			if (state.skip > 0) {
 				state.skip--;
 				return undefined;
@@ -66,18 +97,29 @@ export class FaultInjector {
 		this.scripted = this.scripted.filter((s) => s.remaining > 0);
 		const random = this.randomCfg;
 		if (random && requestMatches(random.cfg.match, server, method, path, 'api')) {
-			if (random.rng.float() < random.cfg.rate) return decision(random.rng.pick(random.cfg.kinds), random.cfg);
+			if (random.rng.float() < random.cfg.rate)
+				return decision(random.rng.pick(random.cfg.kinds), random.cfg);
 		}
 		return undefined;
 	}
 
 	/** Pending scripted rules and the random configuration, for the control API (RegExp paths as strings). */
-	describe(): { scripted: Array<Omit<ScriptedFault, 'match'> & { match?: JsonMatch; remaining: number | 'always' }>; random: (Omit<RandomFaults, 'match'> & { match?: JsonMatch }) | null } {
+	describe(): {
+		scripted: Array<
+			Omit<ScriptedFault, 'match'> & { match?: JsonMatch; remaining: number | 'always' }
+		>;
+		random: (Omit<RandomFaults, 'match'> & { match?: JsonMatch }) | null;
+	} {
 		const random = this.randomCfg?.cfg;
 		return {
 			scripted: this.scripted
 				.filter((s) => s.remaining > 0)
-				.map((s) => ({ ...s.rule, match: jsonMatch(s.rule.match), skip: s.skip, remaining: s.remaining === Infinity ? 'always' : s.remaining })),
+				.map((s) => ({
+					...s.rule,
+					match: jsonMatch(s.rule.match),
+					skip: s.skip,
+					remaining: s.remaining === Infinity ? 'always' : s.remaining,
+				})),
 			random: random ? { ...random, match: jsonMatch(random.match) } : null,
 		};
 	}
@@ -86,21 +128,35 @@ export class FaultInjector {
 type JsonMatch = Omit<FaultMatch, 'path'> & { path?: string };
 
 function jsonMatch(match: FaultMatch | undefined): JsonMatch | undefined {
-	return match && { ...match, path: match.path instanceof RegExp ? String(match.path) : match.path };
+	return (
+		match && { ...match, path: match.path instanceof RegExp ? String(match.path) : match.path }
+	);
 }
 
 function checkKind(kind: FaultKind): void {
-	if (!FAULT_KINDS.includes(kind)) throw new RangeError(`unknown fault kind ${String(kind)}; one of ${FAULT_KINDS.join(', ')}`);
+	if (!FAULT_KINDS.includes(kind))
+		throw new RangeError(`unknown fault kind ${String(kind)}; one of ${FAULT_KINDS.join(', ')}`);
 }
 
 function decision(kind: FaultKind, params: FaultParams): FaultDecision {
-	return { kind, retryAfter: params.retryAfter, delayMs: params.delayMs ?? 1500, status: params.status };
+	return {
+		kind,
+		retryAfter: params.retryAfter,
+		delayMs: params.delayMs ?? 1500,
+		status: params.status,
+	};
 }
 
 const HTML_PAGE = (status: number, text: string) =>
 	`<html>\r\n<head><title>${status} ${text}</title></head>\r\n<body>\r\n<center><h1>${status} ${text}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
 
-const STATUS_TEXT: Record<number, string> = { 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Temporarily Unavailable', 504: 'Gateway Time-out' };
+const STATUS_TEXT: Record<number, string> = {
+	429: 'Too Many Requests',
+	500: 'Internal Server Error',
+	502: 'Bad Gateway',
+	503: 'Service Temporarily Unavailable',
+	504: 'Gateway Time-out',
+};
 
 /** Answers a request with a not-processed fault. Returns the HTTP status sent. */
 export function sendFault(res: ServerResponse, fault: FaultDecision, graphql: boolean): number {
@@ -113,7 +169,10 @@ export function sendFault(res: ServerResponse, fault: FaultDecision, graphql: bo
 	if (kind === 'reset') {
 		// Headers and the start of a plausible body, then a TCP reset.
 		const partial = Buffer.from('{"data":[{"id":"');
-		res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': '4096' });
+		res.writeHead(200, {
+			'Content-Type': 'application/json; charset=utf-8',
+			'Content-Length': '4096',
+		});
 		res.write(partial, () => resetSocket(res));
 		return 200;
 	}
@@ -121,14 +180,22 @@ export function sendFault(res: ServerResponse, fault: FaultDecision, graphql: bo
 		const status = fault.status ?? (kind === 'text' ? 500 : 502);
 		const text = STATUS_TEXT[status] ?? 'Error';
 		const body = Buffer.from(kind === 'text' ? `${text}\n` : HTML_PAGE(status, text));
-		const retryAfter: Record<string, string> = status === 503 && fault.retryAfter !== undefined ? { 'Retry-After': String(fault.retryAfter) } : {};
-		res.writeHead(status, { ...retryAfter, 'Content-Type': kind === 'text' ? 'text/plain; charset=utf-8' : 'text/html', 'Content-Length': String(body.length) });
+		const retryAfter: Record<string, string> =
+			status === 503 && fault.retryAfter !== undefined
+				? { 'Retry-After': String(fault.retryAfter) }
+				: {};
+		res.writeHead(status, {
+			...retryAfter,
+			'Content-Type': kind === 'text' ? 'text/plain; charset=utf-8' : 'text/html',
+			'Content-Length': String(body.length),
+		});
 		res.end(body);
 		return status;
 	}
 	const status = Number(kind);
 	const headers: Record<string, string> = {};
-	if (status === 429 || (status === 503 && fault.retryAfter !== undefined)) headers['Retry-After'] = String(fault.retryAfter ?? 1);
+	if (status === 429 || (status === 503 && fault.retryAfter !== undefined))
+		headers['Retry-After'] = String(fault.retryAfter ?? 1);
 	const codes: Record<number, [string, string]> = {
 		429: ['rate_limited', `Too many requests; retry after ${headers['Retry-After']} s`],
 		500: ['internal_error', 'Internal server error'],
@@ -137,7 +204,11 @@ export function sendFault(res: ServerResponse, fault: FaultDecision, graphql: bo
 	};
 	const [code, message] = codes[status];
 	const body = Buffer.from(JSON.stringify(errorBody(status, code, message, { graphql })));
-	res.writeHead(status, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(body.length) });
+	res.writeHead(status, {
+		...headers,
+		'Content-Type': 'application/json; charset=utf-8',
+		'Content-Length': String(body.length),
+	});
 	res.end(body);
 	return status;
 }
@@ -157,7 +228,12 @@ export function resetSocket(res: ServerResponse): void {
 }
 
 /** Sends the first half of a complete response, then resets the connection. */
-export function sendTruncated(res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer): void {
+export function sendTruncated(
+	res: ServerResponse,
+	status: number,
+	headers: Record<string, string>,
+	body: Buffer,
+): void {
 	res.writeHead(status, headers);
 	res.write(body.subarray(0, Math.max(1, Math.floor(body.length / 2))), () => resetSocket(res));
 }
@@ -172,8 +248,13 @@ function parseMatch(value: unknown): FaultMatch | undefined {
 	if (value === undefined || value === null) return undefined;
 	if (!isPlainObject(value)) throw new HttpError(400, 'bad_request', 'match must be an object');
 	const server = value.server;
-	if (server !== undefined && server !== 'api' && server !== 'cdn') throw new HttpError(400, 'bad_request', 'match.server must be api or cdn');
-	return { method: typeof value.method === 'string' ? value.method : undefined, path: parsePathSpec(value), server };
+	if (server !== undefined && server !== 'api' && server !== 'cdn')
+		throw new HttpError(400, 'bad_request', 'match.server must be api or cdn');
+	return {
+		method: typeof value.method === 'string' ? value.method : undefined,
+		path: parsePathSpec(value),
+		server,
+	};
 }
 
 function parseParams(value: Record<string, unknown>): FaultParams {
@@ -183,7 +264,8 @@ function parseParams(value: Record<string, unknown>): FaultParams {
 
 export function parseRandomFaults(value: unknown): RandomFaults {
 	if (!isPlainObject(value)) throw new HttpError(400, 'bad_request', 'random must be an object');
-	if (typeof value.rate !== 'number' || !Array.isArray(value.kinds)) throw new HttpError(400, 'bad_request', 'random needs rate (number) and kinds (array)');
+	if (typeof value.rate !== 'number' || !Array.isArray(value.kinds))
+		throw new HttpError(400, 'bad_request', 'random needs rate (number) and kinds (array)');
 	return {
 		...parseParams(value),
 		rate: value.rate,
@@ -196,7 +278,8 @@ export function parseRandomFaults(value: unknown): RandomFaults {
 export function parseScriptedFaults(value: unknown): ScriptedFault[] {
 	if (!Array.isArray(value)) throw new HttpError(400, 'bad_request', 'script must be an array');
 	return value.map((item: unknown) => {
-		if (!isPlainObject(item) || typeof item.kind !== 'string') throw new HttpError(400, 'bad_request', 'each scripted fault needs a kind');
+		if (!isPlainObject(item) || typeof item.kind !== 'string')
+			throw new HttpError(400, 'bad_request', 'each scripted fault needs a kind');
 		return {
 			...parseParams(item),
 			kind: item.kind as FaultKind,

@@ -45,32 +45,66 @@ const GRAPHQL_CODES: Record<number, string> = {
 	429: 'RATE_LIMITED',
 };
 
-export function errorBody(status: number, code: string, message: string, options: { details?: ErrorDetail[]; graphql?: boolean } = {}): ErrorBody {
+export function errorBody(
+	status: number,
+	code: string,
+	message: string,
+	options: { details?: ErrorDetail[]; graphql?: boolean } = {},
+): ErrorBody {
 	const body: ErrorBody = { error: { status, code, message } };
 	if (options.details?.length) body.error.details = options.details;
-	if (options.graphql) body.errors = [{ message, extensions: { code: GRAPHQL_CODES[status] ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : code.toUpperCase()) } }];
+	if (options.graphql)
+		body.errors = [
+			{
+				message,
+				extensions: {
+					code:
+						GRAPHQL_CODES[status] ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : code.toUpperCase()),
+				},
+			},
+		];
 	return body;
 }
 
 export function errorResponse(error: unknown, graphql: boolean): ApiResponse {
 	if (error instanceof HttpError) {
-		return { status: error.status, headers: error.headers, body: errorBody(error.status, error.code, error.message, { details: error.details, graphql }) };
+		return {
+			status: error.status,
+			headers: error.headers,
+			body: errorBody(error.status, error.code, error.message, { details: error.details, graphql }),
+		};
 	}
 	const message = error instanceof Error ? error.message : String(error);
-	return { status: 500, body: errorBody(500, 'internal_error', `Internal error: ${message}`, { graphql }) };
+	return {
+		status: 500,
+		body: errorBody(500, 'internal_error', `Internal error: ${message}`, { graphql }),
+	};
 }
 
-export function serialize(response: ApiResponse): { status: number; headers: Record<string, string>; body: Buffer } {
+export function serialize(response: ApiResponse): {
+	status: number;
+	headers: Record<string, string>;
+	body: Buffer;
+} {
 	const body = Buffer.from(JSON.stringify(response.body));
 	return {
 		status: response.status,
-		headers: { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(body.length), ...response.headers },
+		headers: {
+			'Content-Type': 'application/json; charset=utf-8',
+			'Content-Length': String(body.length),
+			...response.headers,
+		},
 		body,
 	};
 }
 
 /** Writes a JSON response at once (where no API fault applies: control API, CDN errors). */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
+export function sendJson(
+	res: ServerResponse,
+	status: number,
+	body: unknown,
+	headers?: Record<string, string>,
+): void {
 	const s = serialize({ status, headers, body });
 	res.writeHead(s.status, s.headers);
 	res.end(s.body);
@@ -83,7 +117,11 @@ export async function readJson(req: IncomingMessage, limit = JSON_BODY_LIMIT): P
 	const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 	if (type && type !== 'application/json' && !type.endsWith('+json')) {
 		req.resume();
-		throw new HttpError(415, 'unsupported_media_type', `Expected a JSON body (Content-Type: application/json), got ${type}`);
+		throw new HttpError(
+			415,
+			'unsupported_media_type',
+			`Expected a JSON body (Content-Type: application/json), got ${type}`,
+		);
 	}
 	const chunks: Buffer[] = [];
 	let size = 0;
@@ -97,11 +135,16 @@ export async function readJson(req: IncomingMessage, limit = JSON_BODY_LIMIT): P
 		chunks.push(buf);
 	}
 	const text = Buffer.concat(chunks).toString('utf8');
-	if (text.trim() === '') throw new HttpError(400, 'invalid_json', 'Request body is empty; expected a JSON object');
+	if (text.trim() === '')
+		throw new HttpError(400, 'invalid_json', 'Request body is empty; expected a JSON object');
 	try {
 		return JSON.parse(text) as unknown;
 	} catch (e) {
-		throw new HttpError(400, 'invalid_json', `Request body is not valid JSON: ${(e as Error).message}`);
+		throw new HttpError(
+			400,
+			'invalid_json',
+			`Request body is not valid JSON: ${(e as Error).message}`,
+		);
 	}
 }
 
@@ -111,12 +154,19 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 /** String: exact path, or a prefix when it ends in '*'. RegExp: tested against the path. */
 export function pathMatches(pattern: string | RegExp, path: string): boolean {
-	if (typeof pattern === 'string') return pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : path === pattern;
+	if (typeof pattern === 'string')
+		return pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : path === pattern;
 	pattern.lastIndex = 0;
 	return pattern.test(path);
 }
 
-export function requestMatches(match: RequestMatch | undefined, server: 'api' | 'cdn', method: string, path: string, defaultServer?: 'api' | 'cdn'): boolean {
+export function requestMatches(
+	match: RequestMatch | undefined,
+	server: 'api' | 'cdn',
+	method: string,
+	path: string,
+	defaultServer?: 'api' | 'cdn',
+): boolean {
 	const wantServer = match?.server ?? defaultServer;
 	if (wantServer && wantServer !== server) return false;
 	if (match?.method && match.method.toUpperCase() !== method.toUpperCase()) return false;

@@ -16,10 +16,30 @@ import { loadFixtures } from './media.mts';
 import { DATASETS, SEEDED_KEYS, seedStore, type DatasetSize } from './seed.mts';
 import { handleApi } from './server.mts';
 import { Store } from './store.mts';
-import type { ListOrder, RandomFaults, RateLimitConfig, RateLimitCounters, RequestMatch, RequestRecord, SandboxOptions, ScriptedFault } from './types.mts';
+import type {
+	ListOrder,
+	RandomFaults,
+	RateLimitConfig,
+	RateLimitCounters,
+	RequestMatch,
+	RequestRecord,
+	SandboxOptions,
+	ScriptedFault,
+} from './types.mts';
 
 export type * from './types.mts';
-export type { AddVideosOptions, AssetRecord, KnownIds, OrganisationRecord, Store, TemplateRecord, UserRecord, VideoInfo, VideoOutcome, VideoRecord } from './store.mts';
+export type {
+	AddVideosOptions,
+	AssetRecord,
+	KnownIds,
+	OrganisationRecord,
+	Store,
+	TemplateRecord,
+	UserRecord,
+	VideoInfo,
+	VideoOutcome,
+	VideoRecord,
+} from './store.mts';
 export { SEEDED_KEYS } from './seed.mts';
 
 export interface SandboxKeys {
@@ -85,8 +105,17 @@ function closeServer(server: Server): Promise<void> {
 function datasetSize(dataset: SandboxOptions['dataset']): DatasetSize {
 	if (dataset === undefined || dataset === 'default') return DATASETS.default;
 	if (dataset === 'large') return DATASETS.large;
-	if (!(Number.isInteger(dataset.videos) && dataset.videos >= 0 && Number.isInteger(dataset.assets) && dataset.assets >= 4)) {
-		throw new RangeError('dataset: videos must be an integer >= 0 and assets an integer >= 4 (four are fixed seeded assets)');
+	if (
+		!(
+			Number.isInteger(dataset.videos) &&
+			dataset.videos >= 0 &&
+			Number.isInteger(dataset.assets) &&
+			dataset.assets >= 4
+		)
+	) {
+		throw new RangeError(
+			'dataset: videos must be an integer >= 0 and assets an integer >= 4 (four are fixed seeded assets)',
+		);
 	}
 	return dataset;
 }
@@ -95,7 +124,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const host = options.host ?? '127.0.0.1';
 	const seed = options.seed ?? 1;
 	const clock = new Clock(options.clock ?? 'manual', options.startTime);
-	const store = new Store({ seed, clock, render: options.render, listOrder: options.listOrder, graphql: options.graphql, uploadLimits: options.uploadLimits });
+	const store = new Store({
+		seed,
+		clock,
+		render: options.render,
+		listOrder: options.listOrder,
+		graphql: options.graphql,
+		uploadLimits: options.uploadLimits,
+	});
 	const fixtures = loadFixtures(options.mediaDir ?? join(process.cwd(), 'sandbox', 'media'));
 	seedStore(store, datasetSize(options.dataset), fixtures);
 	const extraKeyUsers: Record<string, string> = {
@@ -149,8 +185,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			res.end('internal error');
 		} else res.destroy();
 	};
-	const cdnServer = createServer((req, res) => void handleCdn(app, req, res).catch((e: unknown) => onError(res, e)));
-	const apiServer = createServer((req, res) => void handleApi(app, info, req, res).catch((e: unknown) => onError(res, e)));
+	const cdnServer = createServer(
+		(req, res) => void handleCdn(app, req, res).catch((e: unknown) => onError(res, e)),
+	);
+	const apiServer = createServer(
+		(req, res) => void handleApi(app, info, req, res).catch((e: unknown) => onError(res, e)),
+	);
 
 	const cdnPort = await listen(cdnServer, host, options.cdnPort ?? 0);
 	let apiPort: number;

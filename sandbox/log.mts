@@ -28,7 +28,8 @@ export class RequestLog {
 	add(record: RequestRecord): void {
 		this.log.push(record);
 		// Trim in batches so a full log does not cost a splice per request.
-		if (this.log.length > this.limit + Math.max(1, Math.floor(this.limit / 10))) this.log.splice(0, this.log.length - this.limit);
+		if (this.log.length > this.limit + Math.max(1, Math.floor(this.limit / 10)))
+			this.log.splice(0, this.log.length - this.limit);
 	}
 
 	clear(): void {

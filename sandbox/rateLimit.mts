@@ -2,7 +2,12 @@
 // of the API (REST and GraphQL; not the CDN, not the control API). README "Rate limiter".
 import { HttpError, isPlainObject, parsePathSpec, requestMatches } from './http.mts';
 import type { Clock } from './clock.mts';
-import type { RateLimitConfig, RateLimitCounters, RateLimitHeaders, RequestMatch } from './types.mts';
+import type {
+	RateLimitConfig,
+	RateLimitCounters,
+	RateLimitHeaders,
+	RequestMatch,
+} from './types.mts';
 
 export const RATE_LIMIT_HEADERS: readonly RateLimitHeaders[] = ['none', 'ratelimit', 'x-ratelimit'];
 
@@ -74,7 +79,8 @@ export function ceilSeconds(ms: number): number {
 export function policyQuota(rate: number): { quota: number; window: number } {
 	for (let window = 1; window <= 3600; window++) {
 		const quota = rate * window;
-		if (quota >= 1 && Math.abs(quota - Math.round(quota)) < 1e-9) return { quota: Math.round(quota), window };
+		if (quota >= 1 && Math.abs(quota - Math.round(quota)) < 1e-9)
+			return { quota: Math.round(quota), window };
 	}
 	return { quota: Math.max(1, Math.round(rate * 60)), window: 60 };
 }
@@ -107,16 +113,22 @@ export class RateLimiter {
 	/** Turns the limiter on (or changes it): every bucket starts full, the counters start at 0. */
 	set(config: RateLimitConfig): void {
 		const rate = config.rate;
-		if (typeof rate !== 'number' || !Number.isFinite(rate) || rate <= 0) throw new RangeError('rateLimit: rate must be a number > 0 (requests per second)');
+		if (typeof rate !== 'number' || !Number.isFinite(rate) || rate <= 0)
+			throw new RangeError('rateLimit: rate must be a number > 0 (requests per second)');
 		const burst = config.burst ?? Math.max(1, Math.ceil(rate));
-		if (!Number.isInteger(burst) || burst < 1) throw new RangeError('rateLimit: burst must be an integer >= 1');
+		if (!Number.isInteger(burst) || burst < 1)
+			throw new RangeError('rateLimit: burst must be an integer >= 1');
 		const headers = config.headers ?? 'none';
-		if (!RATE_LIMIT_HEADERS.includes(headers)) throw new RangeError(`rateLimit: headers must be one of ${RATE_LIMIT_HEADERS.join(', ')}`);
+		if (!RATE_LIMIT_HEADERS.includes(headers))
+			throw new RangeError(`rateLimit: headers must be one of ${RATE_LIMIT_HEADERS.join(', ')}`);
 		const scope = config.scope ?? 'key';
-		if (scope !== 'key' && scope !== 'global') throw new RangeError('rateLimit: scope must be key or global');
+		if (scope !== 'key' && scope !== 'global')
+			throw new RangeError('rateLimit: scope must be key or global');
 		const clock = config.clock ?? 'wall';
-		if (clock !== 'wall' && clock !== 'sandbox') throw new RangeError('rateLimit: clock must be wall or sandbox');
-		if (config.match?.server === 'cdn') throw new RangeError('rateLimit: the limiter applies to the API server only');
+		if (clock !== 'wall' && clock !== 'sandbox')
+			throw new RangeError('rateLimit: clock must be wall or sandbox');
+		if (config.match?.server === 'cdn')
+			throw new RangeError('rateLimit: the limiter applies to the API server only');
 		this.current = { rate, burst, headers, scope, clock, match: config.match };
 		this.buckets.clear();
 		this.resetCounters();
@@ -133,11 +145,18 @@ export class RateLimiter {
 	}
 
 	/** The configuration in force (defaults filled in), or null when off. RegExp paths as strings. */
-	config(): (Omit<RateLimitConfig, 'match'> & { match?: Omit<RequestMatch, 'path'> & { path?: string } }) | null {
+	config():
+		| (Omit<RateLimitConfig, 'match'> & { match?: Omit<RequestMatch, 'path'> & { path?: string } })
+		| null {
 		const c = this.current;
 		if (!c) return null;
 		const { match, ...rest } = c;
-		return match ? { ...rest, match: { ...match, path: match.path instanceof RegExp ? String(match.path) : match.path } } : rest;
+		return match
+			? {
+					...rest,
+					match: { ...match, path: match.path instanceof RegExp ? String(match.path) : match.path },
+				}
+			: rest;
 	}
 
 	counters(): RateLimitCounters {
@@ -157,7 +176,11 @@ export class RateLimiter {
 	}
 
 	/** Counts an API request and takes a token for it; undefined when the limiter is off or does not match. */
-	check(method: string, path: string, authorization: string | undefined): RateLimitDecision | undefined {
+	check(
+		method: string,
+		path: string,
+		authorization: string | undefined,
+	): RateLimitDecision | undefined {
 		const c = this.current;
 		if (!c || !requestMatches(c.match, 'api', method, path, 'api')) return undefined;
 		const now = this.now();
@@ -227,9 +250,12 @@ function keyOf(authorization: string | undefined): string {
 export function parseRateLimitConfig(value: unknown): RateLimitConfig {
 	if (!isPlainObject(value)) throw new HttpError(400, 'bad_request', 'Body must be a JSON object');
 	const { rate, burst, headers, scope, clock, match } = value;
-	if (typeof rate !== 'number') throw new HttpError(400, 'bad_request', 'rate (number, requests per second) is required');
-	if (burst !== undefined && typeof burst !== 'number') throw new HttpError(400, 'bad_request', 'burst must be a number');
-	if (match !== undefined && match !== null && !isPlainObject(match)) throw new HttpError(400, 'bad_request', 'match must be an object');
+	if (typeof rate !== 'number')
+		throw new HttpError(400, 'bad_request', 'rate (number, requests per second) is required');
+	if (burst !== undefined && typeof burst !== 'number')
+		throw new HttpError(400, 'bad_request', 'burst must be a number');
+	if (match !== undefined && match !== null && !isPlainObject(match))
+		throw new HttpError(400, 'bad_request', 'match must be an object');
 	return {
 		rate,
 		burst: burst as number | undefined,
@@ -237,7 +263,11 @@ export function parseRateLimitConfig(value: unknown): RateLimitConfig {
 		scope: scope as RateLimitConfig['scope'],
 		clock: clock as RateLimitConfig['clock'],
 		match: isPlainObject(match)
-			? { method: typeof match.method === 'string' ? match.method : undefined, path: parsePathSpec(match), server: match.server as 'api' | 'cdn' | undefined }
+			? {
+					method: typeof match.method === 'string' ? match.method : undefined,
+					path: parsePathSpec(match),
+					server: match.server as 'api' | 'cdn' | undefined,
+				}
 			: undefined,
 	};
 }

@@ -4,10 +4,24 @@ import type { IncomingMessage } from 'node:http';
 import { canSeeTemplate, templateRule } from './access.mts';
 import type { AppContext } from './context.mts';
 import { handleGraphql } from './graphql.mts';
-import { type ApiResponse, type ErrorDetail, HttpError, isPlainObject, iso, readJson } from './http.mts';
+import {
+	type ApiResponse,
+	type ErrorDetail,
+	HttpError,
+	isPlainObject,
+	iso,
+	readJson,
+} from './http.mts';
 import type { AiMessaging, AssetRecord, UserRecord, VideoRecord } from './store.mts';
 import { handleUpload } from './upload.mts';
-import { ASPECT_RATIOS, ASSET_TYPES, type AspectRatio, type AssetType, VIDEO_STATUSES, type VideoStatus } from './types.mts';
+import {
+	ASPECT_RATIOS,
+	ASSET_TYPES,
+	type AspectRatio,
+	type AssetType,
+	VIDEO_STATUSES,
+	type VideoStatus,
+} from './types.mts';
 
 export interface RouteContext {
 	app: AppContext;
@@ -22,14 +36,22 @@ type Handler = (rc: RouteContext) => Promise<ApiResponse> | ApiResponse;
 const ROUTES: Array<{ pattern: RegExp; handlers: Record<string, Handler> }> = [
 	{ pattern: /^\/v1\/videos$/, handlers: { GET: listVideos, POST: createVideo } },
 	{ pattern: /^\/v1\/assets$/, handlers: { GET: listAssets, POST: handleUpload } },
-	{ pattern: /^\/v1\/assets\/([^/]+)$/, handlers: { GET: getAsset, PATCH: updateAsset, PUT: updateAsset, DELETE: deleteAsset } },
+	{
+		pattern: /^\/v1\/assets\/([^/]+)$/,
+		handlers: { GET: getAsset, PATCH: updateAsset, PUT: updateAsset, DELETE: deleteAsset },
+	},
 	{ pattern: /^\/v1\/graphql$/, handlers: { POST: handleGraphql } },
 ];
 
 /** Authenticates, routes and runs one API request. Throws HttpError for error answers. */
-export async function routeApi(app: AppContext, req: IncomingMessage, url: URL): Promise<ApiResponse> {
+export async function routeApi(
+	app: AppContext,
+	req: IncomingMessage,
+	url: URL,
+): Promise<ApiResponse> {
 	const path = url.pathname;
-	if (path !== '/v1' && !path.startsWith('/v1/')) throw new HttpError(404, 'not_found', `No such path: ${path} (the API lives under /v1)`);
+	if (path !== '/v1' && !path.startsWith('/v1/'))
+		throw new HttpError(404, 'not_found', `No such path: ${path} (the API lives under /v1)`);
 	const user = authenticate(app, req);
 	for (const route of ROUTES) {
 		const m = route.pattern.exec(path);
@@ -38,7 +60,13 @@ export async function routeApi(app: AppContext, req: IncomingMessage, url: URL):
 		const handler = route.handlers[method];
 		if (!handler) {
 			const allow = Object.keys(route.handlers).join(', ');
-			throw new HttpError(405, 'method_not_allowed', `${method} is not allowed on ${path}; allowed: ${allow}`, undefined, { Allow: allow });
+			throw new HttpError(
+				405,
+				'method_not_allowed',
+				`${method} is not allowed on ${path}; allowed: ${allow}`,
+				undefined,
+				{ Allow: allow },
+			);
 		}
 		return handler({ app, req, url, user, params: m.slice(1).map(decodeURIComponent) });
 	}
@@ -48,21 +76,47 @@ export async function routeApi(app: AppContext, req: IncomingMessage, url: URL):
 function authenticate(app: AppContext, req: IncomingMessage): UserRecord {
 	const header = req.headers.authorization;
 	const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-	if (!header) throw new HttpError(401, 'missing_api_key', 'Missing Authorization header; send Authorization: Bearer <API key>', undefined, { 'WWW-Authenticate': 'Bearer' });
-	if (!match) throw new HttpError(401, 'invalid_api_key', 'Malformed Authorization header; expected "Bearer <API key>"', undefined, { 'WWW-Authenticate': 'Bearer' });
+	if (!header)
+		throw new HttpError(
+			401,
+			'missing_api_key',
+			'Missing Authorization header; send Authorization: Bearer <API key>',
+			undefined,
+			{ 'WWW-Authenticate': 'Bearer' },
+		);
+	if (!match)
+		throw new HttpError(
+			401,
+			'invalid_api_key',
+			'Malformed Authorization header; expected "Bearer <API key>"',
+			undefined,
+			{ 'WWW-Authenticate': 'Bearer' },
+		);
 	const result = app.store.authenticate(match[1]);
 	if ('user' in result) return result.user;
 	if (result.error === 'expired') {
-		throw new HttpError(401, 'expired_api_key', `The API key expired on ${iso(result.expiredAt ?? 0)}; create a new key in the developer dashboard`, undefined, {
-			'WWW-Authenticate': 'Bearer error="invalid_token", error_description="expired"',
-		});
+		throw new HttpError(
+			401,
+			'expired_api_key',
+			`The API key expired on ${iso(result.expiredAt ?? 0)}; create a new key in the developer dashboard`,
+			undefined,
+			{
+				'WWW-Authenticate': 'Bearer error="invalid_token", error_description="expired"',
+			},
+		);
 	}
-	throw new HttpError(401, 'invalid_api_key', 'Invalid API key', undefined, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+	throw new HttpError(401, 'invalid_api_key', 'Invalid API key', undefined, {
+		'WWW-Authenticate': 'Bearer error="invalid_token"',
+	});
 }
 
 // ---------------------------------------------------------------- serialization
 
-export function videoJson(app: AppContext, video: VideoRecord, now: number): Record<string, unknown> {
+export function videoJson(
+	app: AppContext,
+	video: VideoRecord,
+	now: number,
+): Record<string, unknown> {
 	const status = app.store.videoStatus(video, now);
 	const done = status === 'published';
 	return {
@@ -94,14 +148,28 @@ export function assetJson(app: AppContext, asset: AssetRecord): Record<string, u
 
 function envelope<T>(data: T[], total: number, page: number, limit: number) {
 	const pages = Math.ceil(total / limit);
-	return { data, pagination: { total, page, limit, next_page: page < pages ? page + 1 : null, prev_page: page > 1 ? page - 1 : null } };
+	return {
+		data,
+		pagination: {
+			total,
+			page,
+			limit,
+			next_page: page < pages ? page + 1 : null,
+			prev_page: page > 1 ? page - 1 : null,
+		},
+	};
 }
 
 // ---------------------------------------------------------------- query parameters
 
 function singleParam(url: URL, name: string): string | undefined {
 	const values = url.searchParams.getAll(name);
-	if (values.length > 1) throw new HttpError(400, 'invalid_query', `Query parameter ${name} given ${values.length} times`);
+	if (values.length > 1)
+		throw new HttpError(
+			400,
+			'invalid_query',
+			`Query parameter ${name} given ${values.length} times`,
+		);
 	return values[0];
 }
 
@@ -109,16 +177,31 @@ function intParam(url: URL, name: string, fallback: number, min: number, max: nu
 	const raw = singleParam(url, name);
 	if (raw === undefined) return fallback;
 	const bound = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `between ${min} and ${max}`;
-	if (!/^[0-9]{1,15}$/.test(raw)) throw new HttpError(400, 'invalid_query', `Query parameter ${name} must be an integer ${bound}, got "${raw}"`);
+	if (!/^[0-9]{1,15}$/.test(raw))
+		throw new HttpError(
+			400,
+			'invalid_query',
+			`Query parameter ${name} must be an integer ${bound}, got "${raw}"`,
+		);
 	const value = Number(raw);
-	if (value < min || value > max) throw new HttpError(400, 'invalid_query', `Query parameter ${name} must be an integer ${bound}, got ${value}`);
+	if (value < min || value > max)
+		throw new HttpError(
+			400,
+			'invalid_query',
+			`Query parameter ${name} must be an integer ${bound}, got ${value}`,
+		);
 	return value;
 }
 
 function enumParam<T extends string>(url: URL, name: string, allowed: readonly T[]): T | undefined {
 	const raw = singleParam(url, name);
 	if (raw === undefined) return undefined;
-	if (!(allowed as readonly string[]).includes(raw)) throw new HttpError(400, 'invalid_query', `Query parameter ${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+	if (!(allowed as readonly string[]).includes(raw))
+		throw new HttpError(
+			400,
+			'invalid_query',
+			`Query parameter ${name} must be one of ${allowed.join(', ')}, got "${raw}"`,
+		);
 	return raw as T;
 }
 
@@ -135,7 +218,15 @@ function listVideos({ app, url, user }: RouteContext): ApiResponse {
 	const status = enumParam<VideoStatus>(url, 'status', VIDEO_STATUSES);
 	const now = app.store.now();
 	const result = app.store.pageVideos(user.brandId, { status, offset, limit });
-	return { status: 200, body: envelope(result.items.map((v) => videoJson(app, v, now)), result.total, page, limit) };
+	return {
+		status: 200,
+		body: envelope(
+			result.items.map((v) => videoJson(app, v, now)),
+			result.total,
+			page,
+			limit,
+		),
+	};
 }
 
 interface CreateVideoInput {
@@ -148,7 +239,8 @@ interface CreateVideoInput {
 }
 
 function validateCreateVideo(body: unknown): CreateVideoInput {
-	if (!isPlainObject(body)) throw new HttpError(400, 'invalid_body', 'Request body must be a JSON object');
+	if (!isPlainObject(body))
+		throw new HttpError(400, 'invalid_body', 'Request body must be a JSON object');
 	const details: ErrorDetail[] = [];
 	const requireString = (field: string) => {
 		const v = body[field];
@@ -159,27 +251,45 @@ function validateCreateVideo(body: unknown): CreateVideoInput {
 	requireString('title');
 	requireString('template_id');
 	const customerData = body.customer_data;
-	if (customerData === undefined || customerData === null) details.push({ field: 'customer_data', message: 'is required' });
-	else if (!isPlainObject(customerData)) details.push({ field: 'customer_data', message: 'must be a JSON object' });
+	if (customerData === undefined || customerData === null)
+		details.push({ field: 'customer_data', message: 'is required' });
+	else if (!isPlainObject(customerData))
+		details.push({ field: 'customer_data', message: 'must be a JSON object' });
 	const ai = body.ai_messaging;
 	if (ai !== undefined && ai !== null) {
-		if (!isPlainObject(ai)) details.push({ field: 'ai_messaging', message: 'must be a JSON object' });
+		if (!isPlainObject(ai))
+			details.push({ field: 'ai_messaging', message: 'must be a JSON object' });
 		else {
-			if (ai.tone !== undefined && ai.tone !== null && typeof ai.tone !== 'string') details.push({ field: 'ai_messaging.tone', message: 'must be a string' });
+			if (ai.tone !== undefined && ai.tone !== null && typeof ai.tone !== 'string')
+				details.push({ field: 'ai_messaging.tone', message: 'must be a string' });
 			const kp = ai.key_points;
-			if (kp !== undefined && kp !== null && (!Array.isArray(kp) || kp.some((k) => typeof k !== 'string'))) {
+			if (
+				kp !== undefined &&
+				kp !== null &&
+				(!Array.isArray(kp) || kp.some((k) => typeof k !== 'string'))
+			) {
 				details.push({ field: 'ai_messaging.key_points', message: 'must be an array of strings' });
 			}
 		}
 	}
 	const ratio = body.aspect_ratio;
-	if (ratio !== undefined && ratio !== null && !(typeof ratio === 'string' && (ASPECT_RATIOS as readonly string[]).includes(ratio))) {
+	if (
+		ratio !== undefined &&
+		ratio !== null &&
+		!(typeof ratio === 'string' && (ASPECT_RATIOS as readonly string[]).includes(ratio))
+	) {
 		details.push({ field: 'aspect_ratio', message: `must be one of ${ASPECT_RATIOS.join(', ')}` });
 	}
 	const project = body.project_id;
-	if (project !== undefined && project !== null && typeof project !== 'string') details.push({ field: 'project_id', message: 'must be a string' });
+	if (project !== undefined && project !== null && typeof project !== 'string')
+		details.push({ field: 'project_id', message: 'must be a string' });
 	if (details.length) {
-		throw new HttpError(422, 'validation_failed', `Invalid video: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
+		throw new HttpError(
+			422,
+			'validation_failed',
+			`Invalid video: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`,
+			details,
+		);
 	}
 	return {
 		title: body.title as string,
@@ -195,24 +305,44 @@ async function createVideo({ app, req, user }: RouteContext): Promise<ApiRespons
 	const input = validateCreateVideo(await readJson(req));
 	const { store } = app;
 	const template = store.templates.get(input.template_id);
-	if (!template) throw new HttpError(404, 'template_not_found', `No template with id ${input.template_id}`);
-	if (!canSeeTemplate(store, user, template)) throw new HttpError(403, 'forbidden', `Template ${template.id} is not available to this key: ${templateRule(template)}`);
+	if (!template)
+		throw new HttpError(404, 'template_not_found', `No template with id ${input.template_id}`);
+	if (!canSeeTemplate(store, user, template))
+		throw new HttpError(
+			403,
+			'forbidden',
+			`Template ${template.id} is not available to this key: ${templateRule(template)}`,
+		);
 	const idempotencyKey = req.headers['idempotency-key'];
-	const key = typeof idempotencyKey === 'string' && idempotencyKey !== '' ? idempotencyKey : undefined;
+	const key =
+		typeof idempotencyKey === 'string' && idempotencyKey !== '' ? idempotencyKey : undefined;
 	const fingerprint = JSON.stringify(input);
 	if (key) {
 		const previous = store.idempotentVideo(user.id, key);
 		if (previous) {
 			if (previous.fingerprint !== fingerprint) {
-				throw new HttpError(409, 'idempotency_conflict', `Idempotency-Key "${key}" was already used with a different request body`);
+				throw new HttpError(
+					409,
+					'idempotency_conflict',
+					`Idempotency-Key "${key}" was already used with a different request body`,
+				);
 			}
 			const video = store.videos.get(previous.videoId);
-			if (video) return { status: 201, headers: { 'Idempotent-Replayed': 'true' }, body: videoJson(app, video, store.now()) };
+			if (video)
+				return {
+					status: 201,
+					headers: { 'Idempotent-Replayed': 'true' },
+					body: videoJson(app, video, store.now()),
+				};
 		}
 	}
 	if (!store.chargeCredit(user.brandId)) {
 		const brand = store.brand(user.brandId);
-		throw new HttpError(402, 'insufficient_credits', `Brand ${brand.name} has no credits left (brand share ${brand.credits}); an organisation admin can allocate more`);
+		throw new HttpError(
+			402,
+			'insufficient_credits',
+			`Brand ${brand.name} has no credits left (brand share ${brand.credits}); an organisation admin can allocate more`,
+		);
 	}
 	const video = store.createVideo({
 		brandId: user.brandId,
@@ -234,13 +364,22 @@ function listAssets({ app, url, user }: RouteContext): ApiResponse {
 	const type = enumParam<AssetType>(url, 'type', ASSET_TYPES);
 	const tag = singleParam(url, 'tag');
 	const result = app.store.pageAssets(user.brandId, { type, tag, offset, limit });
-	return { status: 200, body: envelope(result.items.map((a) => assetJson(app, a)), result.total, page, limit) };
+	return {
+		status: 200,
+		body: envelope(
+			result.items.map((a) => assetJson(app, a)),
+			result.total,
+			page,
+			limit,
+		),
+	};
 }
 
 function findAsset({ app, user, params }: RouteContext): AssetRecord {
 	const asset = app.store.getAsset(params[0]);
 	// Assets of other brands are invisible: 404, not 403.
-	if (!asset || asset.brandId !== user.brandId) throw new HttpError(404, 'not_found', `No asset with id ${params[0]}`);
+	if (!asset || asset.brandId !== user.brandId)
+		throw new HttpError(404, 'not_found', `No asset with id ${params[0]}`);
 	return asset;
 }
 
@@ -260,13 +399,31 @@ function getAsset(rc: RouteContext): ApiResponse {
 async function updateAsset(rc: RouteContext): Promise<ApiResponse> {
 	const asset = findAsset(rc);
 	const body = await readJson(rc.req);
-	if (!isPlainObject(body)) throw new HttpError(400, 'invalid_body', 'Request body must be a JSON object');
+	if (!isPlainObject(body))
+		throw new HttpError(400, 'invalid_body', 'Request body must be a JSON object');
 	const details: ErrorDetail[] = [];
-	if (body.name !== undefined && (typeof body.name !== 'string' || body.name.trim() === '')) details.push({ field: 'name', message: 'must be a non-empty string' });
-	if (body.tags !== undefined && (!Array.isArray(body.tags) || body.tags.some((t) => typeof t !== 'string'))) details.push({ field: 'tags', message: 'must be an array of strings' });
-	if (details.length) throw new HttpError(422, 'validation_failed', `Invalid update: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
-	const updated = rc.app.store.updateAsset(asset.id, { name: body.name as string | undefined, tags: body.tags as string[] | undefined });
-	return { status: 200, body: { ...assetJson(rc.app, updated), updated_at: iso(updated.updatedAt) } };
+	if (body.name !== undefined && (typeof body.name !== 'string' || body.name.trim() === ''))
+		details.push({ field: 'name', message: 'must be a non-empty string' });
+	if (
+		body.tags !== undefined &&
+		(!Array.isArray(body.tags) || body.tags.some((t) => typeof t !== 'string'))
+	)
+		details.push({ field: 'tags', message: 'must be an array of strings' });
+	if (details.length)
+		throw new HttpError(
+			422,
+			'validation_failed',
+			`Invalid update: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`,
+			details,
+		);
+	const updated = rc.app.store.updateAsset(asset.id, {
+		name: body.name as string | undefined,
+		tags: body.tags as string[] | undefined,
+	});
+	return {
+		status: 200,
+		body: { ...assetJson(rc.app, updated), updated_at: iso(updated.updatedAt) },
+	};
 }
 
 async function deleteAsset(rc: RouteContext): Promise<ApiResponse> {

@@ -50,14 +50,16 @@ export class Rng {
 	sample<T>(items: readonly T[], count: number): T[] {
 		const pool = [...items];
 		const out: T[] = [];
-		while (out.length < count && pool.length > 0) out.push(pool.splice(this.int(0, pool.length - 1), 1)[0]);
+		while (out.length < count && pool.length > 0)
+			out.push(pool.splice(this.int(0, pool.length - 1), 1)[0]);
 		return out;
 	}
 
 	/** Lower-case hex string of the given length. */
 	hex(length: number): string {
 		let out = '';
-		while (out.length < length) out += (this.generator.unsafeNext() >>> 0).toString(16).padStart(8, '0');
+		while (out.length < length)
+			out += (this.generator.unsafeNext() >>> 0).toString(16).padStart(8, '0');
 		return out.slice(0, length);
 	}
 }

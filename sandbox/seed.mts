@@ -2,7 +2,15 @@
 // only on the seed and the dataset size.
 import type { Fixtures } from './media.mts';
 import { mixSeed, Rng } from './rng.mts';
-import type { AssetRecord, KnownIds, NamedRecord, Store, TemplateFieldRecord, UserRecord, VideoRecord } from './store.mts';
+import type {
+	AssetRecord,
+	KnownIds,
+	NamedRecord,
+	Store,
+	TemplateFieldRecord,
+	UserRecord,
+	VideoRecord,
+} from './store.mts';
 import type { AspectRatio, AssetType, Role, TemplateType } from './types.mts';
 
 export interface DatasetSize {
@@ -69,22 +77,155 @@ const KNOWN: KnownIds = {
 	},
 };
 
-const FIRST = ['Olivia', 'Liam', 'Emma', 'Noah', 'Amelia', 'Oliver', 'Sophia', 'Elijah', 'Mia', 'Lucas', 'Harper', 'Mateo', 'Evelyn', 'Levi', 'Aria', 'Kai', 'Chloe', 'Ezra', 'Nora', 'Leo', 'Zoe', 'Omar', 'Priya', 'Hiro', 'Ines', 'Tomas', 'Yara', 'Femi'];
-const LAST = ['Smith', 'Garcia', 'Nguyen', 'Patel', 'Kim', 'Müller', 'Rossi', 'Silva', 'Okafor', 'Johansson', 'Tanaka', 'Dubois', 'Kowalski', 'Haddad', 'Brown', 'Wilson', 'Moreau', 'Novak', 'Costa', 'Ito', 'Mensah', 'Larsen'];
-const ORG_WORDS = ['Umbrella', 'Stark', 'Wayne', 'Tyrell', 'Cyberdyne', 'Soylent', 'Hooli', 'Vandelay', 'Wonka', 'Oscorp', 'Aperture', 'Pied Piper', 'Monarch', 'Dunder', 'Gringotts', 'Nakatomi'];
-const ORG_SUFFIX = ['Industries', 'Group', 'Holdings', 'Labs', 'Retail', 'Logistics', 'Foods', 'Travel'];
+const FIRST = [
+	'Olivia',
+	'Liam',
+	'Emma',
+	'Noah',
+	'Amelia',
+	'Oliver',
+	'Sophia',
+	'Elijah',
+	'Mia',
+	'Lucas',
+	'Harper',
+	'Mateo',
+	'Evelyn',
+	'Levi',
+	'Aria',
+	'Kai',
+	'Chloe',
+	'Ezra',
+	'Nora',
+	'Leo',
+	'Zoe',
+	'Omar',
+	'Priya',
+	'Hiro',
+	'Ines',
+	'Tomas',
+	'Yara',
+	'Femi',
+];
+const LAST = [
+	'Smith',
+	'Garcia',
+	'Nguyen',
+	'Patel',
+	'Kim',
+	'Müller',
+	'Rossi',
+	'Silva',
+	'Okafor',
+	'Johansson',
+	'Tanaka',
+	'Dubois',
+	'Kowalski',
+	'Haddad',
+	'Brown',
+	'Wilson',
+	'Moreau',
+	'Novak',
+	'Costa',
+	'Ito',
+	'Mensah',
+	'Larsen',
+];
+const ORG_WORDS = [
+	'Umbrella',
+	'Stark',
+	'Wayne',
+	'Tyrell',
+	'Cyberdyne',
+	'Soylent',
+	'Hooli',
+	'Vandelay',
+	'Wonka',
+	'Oscorp',
+	'Aperture',
+	'Pied Piper',
+	'Monarch',
+	'Dunder',
+	'Gringotts',
+	'Nakatomi',
+];
+const ORG_SUFFIX = [
+	'Industries',
+	'Group',
+	'Holdings',
+	'Labs',
+	'Retail',
+	'Logistics',
+	'Foods',
+	'Travel',
+];
 const BRAND_WORDS = ['Direct', 'Express', 'Home', 'Kids', 'Pro', 'Outdoor', 'Studio', 'Fresh'];
-const TEMPLATE_A = ['Spring', 'Summer', 'Autumn', 'Winter', 'Flash', 'VIP', 'Weekend', 'Anniversary', 'Birthday', 'Referral', 'Upgrade', 'Survey'];
-const TEMPLATE_B = ['Sale Teaser', 'Offer', 'Invitation', 'Reminder', 'Greeting', 'Announcement', 'Follow-up', 'Highlights', 'Recap', 'Shout-out'];
-const SCENE_NAMES = ['Scene: Beach Sunset', 'Scene: Office Lobby', 'Scene: Mountain Road', 'Scene: Night Market', 'Scene: Studio Backdrop'];
-const ENDCARD_NAMES = ['Endcard: Subscribe', 'Endcard: Contact Us', 'Endcard: Visit Store', 'Endcard: Social Links'];
+const TEMPLATE_A = [
+	'Spring',
+	'Summer',
+	'Autumn',
+	'Winter',
+	'Flash',
+	'VIP',
+	'Weekend',
+	'Anniversary',
+	'Birthday',
+	'Referral',
+	'Upgrade',
+	'Survey',
+];
+const TEMPLATE_B = [
+	'Sale Teaser',
+	'Offer',
+	'Invitation',
+	'Reminder',
+	'Greeting',
+	'Announcement',
+	'Follow-up',
+	'Highlights',
+	'Recap',
+	'Shout-out',
+];
+const SCENE_NAMES = [
+	'Scene: Beach Sunset',
+	'Scene: Office Lobby',
+	'Scene: Mountain Road',
+	'Scene: Night Market',
+	'Scene: Studio Backdrop',
+];
+const ENDCARD_NAMES = [
+	'Endcard: Subscribe',
+	'Endcard: Contact Us',
+	'Endcard: Visit Store',
+	'Endcard: Social Links',
+];
 const ASSET_NAMES: Record<AssetType, string[]> = {
-	image: ['Product Shot', 'Team Photo', 'Store Front', 'Hero Banner', 'Logo Variant', 'Background Texture', 'Menu Card', 'Event Poster'],
+	image: [
+		'Product Shot',
+		'Team Photo',
+		'Store Front',
+		'Hero Banner',
+		'Logo Variant',
+		'Background Texture',
+		'Menu Card',
+		'Event Poster',
+	],
 	video: ['B-Roll', 'Product Demo', 'Testimonial', 'Intro Sting', 'Outro Sting', 'Drone Shot'],
 	audio: ['Background Music', 'Voiceover', 'Sound Effect', 'Jingle Variant'],
 };
 const ASSET_TAGS: Record<AssetType, string[]> = {
-	image: ['product', 'lifestyle', 'logo', 'banner', 'summer', 'winter', 'social', 'team', 'promo', 'background'],
+	image: [
+		'product',
+		'lifestyle',
+		'logo',
+		'banner',
+		'summer',
+		'winter',
+		'social',
+		'team',
+		'promo',
+		'background',
+	],
 	video: ['broll', 'demo', 'testimonial', 'intro', 'outro', 'promo', 'social'],
 	audio: ['music', 'voiceover', 'sfx', 'jingle', 'calm', 'upbeat'],
 };
@@ -96,7 +237,18 @@ const CATEGORIES: NamedRecord[] = [
 	{ id: 'cat_customer_success', name: 'Customer Success' },
 	{ id: 'cat_events', name: 'Events' },
 ];
-const TAGS: NamedRecord[] = ['welcome', 'new-customer', 'promo', 'seasonal', 'thank-you', 'renewal', 'event', 'product', 'brand', 'cta'].map((name) => ({
+const TAGS: NamedRecord[] = [
+	'welcome',
+	'new-customer',
+	'promo',
+	'seasonal',
+	'thank-you',
+	'renewal',
+	'event',
+	'product',
+	'brand',
+	'cta',
+].map((name) => ({
 	id: `tag_${name.replace(/-/g, '_')}`,
 	name,
 }));
@@ -122,7 +274,13 @@ export function seedStore(store: Store, dataset: DatasetSize, fixtures: Fixtures
 	for (const c of CAMPAIGNS) store.campaigns.set(c.id, c);
 
 	// ---- organisations and brands
-	const org = (id: string, name: string, credits: number, monthlyCredits: number, userLimits: number) =>
+	const org = (
+		id: string,
+		name: string,
+		credits: number,
+		monthlyCredits: number,
+		userLimits: number,
+	) =>
 		store.addOrganisation({
 			id,
 			name,
@@ -134,13 +292,38 @@ export function seedStore(store: Store, dataset: DatasetSize, fixtures: Fixtures
 			brandIds: [],
 		});
 	org(KNOWN.primaryOrganisationId, KNOWN.primaryOrganisationName, 5_500, 6_000, 50);
-	store.addBrand({ id: KNOWN.primaryBrandId, name: KNOWN.primaryBrandName, organisationId: KNOWN.primaryOrganisationId, credits: 5_000 });
-	store.addBrand({ id: KNOWN.siblingBrandId, name: 'Acme Tea', organisationId: KNOWN.primaryOrganisationId, credits: 500 });
-	store.addBrand({ id: KNOWN.emptyBrandId, name: 'Acme Outlet', organisationId: KNOWN.primaryOrganisationId, credits: 0 });
+	store.addBrand({
+		id: KNOWN.primaryBrandId,
+		name: KNOWN.primaryBrandName,
+		organisationId: KNOWN.primaryOrganisationId,
+		credits: 5_000,
+	});
+	store.addBrand({
+		id: KNOWN.siblingBrandId,
+		name: 'Acme Tea',
+		organisationId: KNOWN.primaryOrganisationId,
+		credits: 500,
+	});
+	store.addBrand({
+		id: KNOWN.emptyBrandId,
+		name: 'Acme Outlet',
+		organisationId: KNOWN.primaryOrganisationId,
+		credits: 0,
+	});
 	org(KNOWN.otherOrganisationId, KNOWN.otherOrganisationName, 1_000, 1_000, 20);
-	store.addBrand({ id: KNOWN.otherBrandId, name: 'Globex Studios', organisationId: KNOWN.otherOrganisationId, credits: 1_000 });
+	store.addBrand({
+		id: KNOWN.otherBrandId,
+		name: 'Globex Studios',
+		organisationId: KNOWN.otherOrganisationId,
+		credits: 1_000,
+	});
 	org('org_initech', 'Initech', 300, 500, 10);
-	store.addBrand({ id: 'brd_initech_labs', name: 'Initech Labs', organisationId: 'org_initech', credits: 300 });
+	store.addBrand({
+		id: 'brd_initech_labs',
+		name: 'Initech Labs',
+		organisationId: 'org_initech',
+		credits: 300,
+	});
 	const orgNames = rng.sample(ORG_WORDS, 9);
 	orgNames.forEach((word, i) => {
 		const id = `org_${(mixSeed(store.seed, 0x0f9, i) >>> 0).toString(16).padStart(8, '0')}`;
@@ -149,12 +332,26 @@ export function seedStore(store: Store, dataset: DatasetSize, fixtures: Fixtures
 		const brandCount = rng.int(1, 2);
 		rng.sample(BRAND_WORDS, brandCount).forEach((suffix, j) => {
 			const orgRecord = store.organisations.get(id);
-			store.addBrand({ id: `brd_${id.slice(4)}_${j + 1}`, name: `${word} ${suffix}`, organisationId: id, credits: Math.floor((orgRecord?.credits ?? 0) / brandCount) });
+			store.addBrand({
+				id: `brd_${id.slice(4)}_${j + 1}`,
+				name: `${word} ${suffix}`,
+				organisationId: id,
+				credits: Math.floor((orgRecord?.credits ?? 0) / brandCount),
+			});
 		});
 	});
 
 	// ---- users
-	const user = (id: string, first: string, last: string, domain: string, phone: string, brandId: string, roles: Role[], extra: Partial<UserRecord> = {}) =>
+	const user = (
+		id: string,
+		first: string,
+		last: string,
+		domain: string,
+		phone: string,
+		brandId: string,
+		roles: Role[],
+		extra: Partial<UserRecord> = {},
+	) =>
 		store.addUser({
 			id,
 			firstName: first,
@@ -171,25 +368,110 @@ export function seedStore(store: Store, dataset: DatasetSize, fixtures: Fixtures
 			...extra,
 		});
 	const U = KNOWN.users;
-	user(U.user, 'Ada', 'Lovelace', 'acme.example', '+14155550101', KNOWN.primaryBrandId, ['ROLE_USER'], { campaignIds: ['cmp_spring_launch', 'cmp_loyalty'] });
-	user(U.brandAdmin, 'Grace', 'Hopper', 'acme.example', '+14155550102', KNOWN.primaryBrandId, ['ROLE_USER', 'ROLE_BRAND_ADMIN']);
-	user(U.orgAdmin, 'Katherine', 'Johnson', 'acme.example', '+14155550103', KNOWN.primaryBrandId, ['ROLE_USER', 'ROLE_ORG_ADMIN'], { teamId: 'team_product' });
-	user(U.admin, 'Alan', 'Turing', 'vps.example', '+14155550104', KNOWN.primaryBrandId, ['ROLE_USER', 'ROLE_ADMIN'], { teamId: null, campaignIds: [] });
-	user(U.otherBrandUser, 'Hedy', 'Lamarr', 'globex.example', '+14155550105', KNOWN.otherBrandId, ['ROLE_USER'], { teamId: 'team_sales', campaignIds: ['cmp_webinar'] });
-	user(U.noCredits, 'Margaret', 'Hamilton', 'acme.example', '+14155550106', KNOWN.emptyBrandId, ['ROLE_USER'], { teamId: 'team_sales' });
-	user(U.expired, 'Charles', 'Babbage', 'acme.example', '+14155550107', KNOWN.primaryBrandId, ['ROLE_USER'], { campaignIds: [] });
-	user(U.disabled, 'Barbara', 'Liskov', 'acme.example', '+14155550108', KNOWN.primaryBrandId, ['ROLE_USER'], {
-		verified: false,
-		enabled: false,
-		currentStep: 2,
-		teamId: null,
-		campaignIds: [],
-	});
-	user('usr_dennis_ritchie', 'Dennis', 'Ritchie', 'acme.example', '+14155550109', KNOWN.siblingBrandId, ['ROLE_USER', 'ROLE_BRAND_ADMIN'], { teamId: 'team_product' });
-	user('usr_linus_globex', 'Linus', 'Torvalds', 'globex.example', '+14155550110', KNOWN.otherBrandId, ['ROLE_USER', 'ROLE_ORG_ADMIN'], { teamId: null });
+	user(
+		U.user,
+		'Ada',
+		'Lovelace',
+		'acme.example',
+		'+14155550101',
+		KNOWN.primaryBrandId,
+		['ROLE_USER'],
+		{ campaignIds: ['cmp_spring_launch', 'cmp_loyalty'] },
+	);
+	user(U.brandAdmin, 'Grace', 'Hopper', 'acme.example', '+14155550102', KNOWN.primaryBrandId, [
+		'ROLE_USER',
+		'ROLE_BRAND_ADMIN',
+	]);
+	user(
+		U.orgAdmin,
+		'Katherine',
+		'Johnson',
+		'acme.example',
+		'+14155550103',
+		KNOWN.primaryBrandId,
+		['ROLE_USER', 'ROLE_ORG_ADMIN'],
+		{ teamId: 'team_product' },
+	);
+	user(
+		U.admin,
+		'Alan',
+		'Turing',
+		'vps.example',
+		'+14155550104',
+		KNOWN.primaryBrandId,
+		['ROLE_USER', 'ROLE_ADMIN'],
+		{ teamId: null, campaignIds: [] },
+	);
+	user(
+		U.otherBrandUser,
+		'Hedy',
+		'Lamarr',
+		'globex.example',
+		'+14155550105',
+		KNOWN.otherBrandId,
+		['ROLE_USER'],
+		{ teamId: 'team_sales', campaignIds: ['cmp_webinar'] },
+	);
+	user(
+		U.noCredits,
+		'Margaret',
+		'Hamilton',
+		'acme.example',
+		'+14155550106',
+		KNOWN.emptyBrandId,
+		['ROLE_USER'],
+		{ teamId: 'team_sales' },
+	);
+	user(
+		U.expired,
+		'Charles',
+		'Babbage',
+		'acme.example',
+		'+14155550107',
+		KNOWN.primaryBrandId,
+		['ROLE_USER'],
+		{ campaignIds: [] },
+	);
+	user(
+		U.disabled,
+		'Barbara',
+		'Liskov',
+		'acme.example',
+		'+14155550108',
+		KNOWN.primaryBrandId,
+		['ROLE_USER'],
+		{
+			verified: false,
+			enabled: false,
+			currentStep: 2,
+			teamId: null,
+			campaignIds: [],
+		},
+	);
+	user(
+		'usr_dennis_ritchie',
+		'Dennis',
+		'Ritchie',
+		'acme.example',
+		'+14155550109',
+		KNOWN.siblingBrandId,
+		['ROLE_USER', 'ROLE_BRAND_ADMIN'],
+		{ teamId: 'team_product' },
+	);
+	user(
+		'usr_linus_globex',
+		'Linus',
+		'Torvalds',
+		'globex.example',
+		'+14155550110',
+		KNOWN.otherBrandId,
+		['ROLE_USER', 'ROLE_ORG_ADMIN'],
+		{ teamId: null },
+	);
 	let n = 0;
 	for (const brand of store.brands.values()) {
-		const count = brand.id === KNOWN.primaryBrandId ? 14 : brand.id === KNOWN.emptyBrandId ? 1 : rng.int(2, 4);
+		const count =
+			brand.id === KNOWN.primaryBrandId ? 14 : brand.id === KNOWN.emptyBrandId ? 1 : rng.int(2, 4);
 		const domain = `${store.organisations.get(brand.organisationId)?.name.split(' ')[0].toLowerCase()}.example`;
 		for (let i = 0; i < count; i++) {
 			n++;
@@ -218,7 +500,14 @@ export function seedStore(store: Store, dataset: DatasetSize, fixtures: Fixtures
 	}
 
 	// ---- assets (before templates and videos, which reference them)
-	const asset = (brandId: string, type: AssetType, name: string, tags: string[], createdAt: number, id?: string): AssetRecord => {
+	const asset = (
+		brandId: string,
+		type: AssetType,
+		name: string,
+		tags: string[],
+		createdAt: number,
+		id?: string,
+	): AssetRecord => {
 		const f = fixtures[type];
 		return store.addAsset({
 			id,
@@ -240,15 +529,57 @@ export function seedStore(store: Store, dataset: DatasetSize, fixtures: Fixtures
 			usedInVideos: 0,
 		});
 	};
-	asset(KNOWN.primaryBrandId, 'image', 'Acme Logo', ['logo', 'brand'], origin - 300 * DAY, KNOWN.usedAssetId);
-	asset(KNOWN.primaryBrandId, 'image', 'Spring Banner', ['banner', 'spring'], origin - 20 * DAY, KNOWN.unusedAssetId);
-	asset(KNOWN.primaryBrandId, 'video', 'Intro Clip', ['intro', 'clip'], origin - 200 * DAY, KNOWN.videoAssetId);
-	asset(KNOWN.primaryBrandId, 'audio', 'Brand Jingle', ['music', 'jingle'], origin - 150 * DAY, KNOWN.audioAssetId);
-	asset(KNOWN.otherBrandId, 'image', 'Globex Logo', ['logo', 'brand'], origin - 250 * DAY, KNOWN.otherBrandAssetId);
+	asset(
+		KNOWN.primaryBrandId,
+		'image',
+		'Acme Logo',
+		['logo', 'brand'],
+		origin - 300 * DAY,
+		KNOWN.usedAssetId,
+	);
+	asset(
+		KNOWN.primaryBrandId,
+		'image',
+		'Spring Banner',
+		['banner', 'spring'],
+		origin - 20 * DAY,
+		KNOWN.unusedAssetId,
+	);
+	asset(
+		KNOWN.primaryBrandId,
+		'video',
+		'Intro Clip',
+		['intro', 'clip'],
+		origin - 200 * DAY,
+		KNOWN.videoAssetId,
+	);
+	asset(
+		KNOWN.primaryBrandId,
+		'audio',
+		'Brand Jingle',
+		['music', 'jingle'],
+		origin - 150 * DAY,
+		KNOWN.audioAssetId,
+	);
+	asset(
+		KNOWN.otherBrandId,
+		'image',
+		'Globex Logo',
+		['logo', 'brand'],
+		origin - 250 * DAY,
+		KNOWN.otherBrandAssetId,
+	);
 	const generatedAssets = new Map<string, AssetRecord[]>();
 	const assetCounts = new Map<string, number>();
 	for (const brand of store.brands.values()) {
-		const count = brand.id === KNOWN.primaryBrandId ? Math.max(0, dataset.assets - 4) : brand.id === KNOWN.otherBrandId ? 9 : brand.id === KNOWN.emptyBrandId ? 0 : rng.int(0, 3);
+		const count =
+			brand.id === KNOWN.primaryBrandId
+				? Math.max(0, dataset.assets - 4)
+				: brand.id === KNOWN.otherBrandId
+					? 9
+					: brand.id === KNOWN.emptyBrandId
+						? 0
+						: rng.int(0, 3);
 		assetCounts.set(brand.id, count);
 	}
 	for (const [brandId, count] of assetCounts) {
@@ -258,14 +589,27 @@ export function seedStore(store: Store, dataset: DatasetSize, fixtures: Fixtures
 			const u = rng.float();
 			const type: AssetType = u < 0.6 ? 'image' : u < 0.85 ? 'video' : 'audio';
 			const tags = rng.sample(ASSET_TAGS[type], rng.int(0, 3));
-			list.push(asset(brandId, type, `${rng.pick(ASSET_NAMES[type])} ${i + 1}`, tags, origin - 60_000 - Math.floor(rng.float() * span)));
+			list.push(
+				asset(
+					brandId,
+					type,
+					`${rng.pick(ASSET_NAMES[type])} ${i + 1}`,
+					tags,
+					origin - 60_000 - Math.floor(rng.float() * span),
+				),
+			);
 		}
 		generatedAssets.set(brandId, list);
 	}
 
 	// ---- templates
 	const fields = (type: TemplateType, withMedia: boolean): TemplateFieldRecord[] => {
-		const f = (name: string, label: string, t: TemplateFieldRecord['type'], extra: Partial<TemplateFieldRecord> = {}): TemplateFieldRecord => ({
+		const f = (
+			name: string,
+			label: string,
+			t: TemplateFieldRecord['type'],
+			extra: Partial<TemplateFieldRecord> = {},
+		): TemplateFieldRecord => ({
 			id: `fld_${name}`,
 			name,
 			label,
@@ -276,10 +620,27 @@ export function seedStore(store: Store, dataset: DatasetSize, fixtures: Fixtures
 			mediaType: null,
 			...extra,
 		});
-		const out = [f('title', 'Title', 'text', { required: true, maxLength: 60, defaultValue: 'Hello {{first_name}}!' })];
-		if (type !== 'endcard') out.push(f('subtitle', 'Subtitle', 'text', { maxLength: 80 }), f('body', 'Body text', 'text', { maxLength: 280 }));
-		if (withMedia) out.push(f('logo', 'Logo', 'media', { mediaType: 'image' }), f('background_clip', 'Background clip', 'media', { mediaType: 'video' }));
-		out.push(f('primary_color', 'Primary color', 'color', { defaultValue: '#1A73E8' }), f('font', 'Font', 'font', { defaultValue: 'Inter' }));
+		const out = [
+			f('title', 'Title', 'text', {
+				required: true,
+				maxLength: 60,
+				defaultValue: 'Hello {{first_name}}!',
+			}),
+		];
+		if (type !== 'endcard')
+			out.push(
+				f('subtitle', 'Subtitle', 'text', { maxLength: 80 }),
+				f('body', 'Body text', 'text', { maxLength: 280 }),
+			);
+		if (withMedia)
+			out.push(
+				f('logo', 'Logo', 'media', { mediaType: 'image' }),
+				f('background_clip', 'Background clip', 'media', { mediaType: 'video' }),
+			);
+		out.push(
+			f('primary_color', 'Primary color', 'color', { defaultValue: '#1A73E8' }),
+			f('font', 'Font', 'font', { defaultValue: 'Inter' }),
+		);
 		return out;
 	};
 	const template = (
@@ -297,7 +658,8 @@ export function seedStore(store: Store, dataset: DatasetSize, fixtures: Fixtures
 		store.addTemplate({
 			id,
 			name,
-			description: description ?? `${name}: a ${templateType} template (${aspectRatio}, ${duration} s).`,
+			description:
+				description ?? `${name}: a ${templateType} template (${aspectRatio}, ${duration} s).`,
 			templateType,
 			aspectRatio,
 			duration,
@@ -307,29 +669,175 @@ export function seedStore(store: Store, dataset: DatasetSize, fixtures: Fixtures
 			brandId,
 			assetIds,
 		});
-	template(KNOWN.stockTemplateId, KNOWN.stockTemplateName, 'stock', null, '9:16', 30, ['cat_onboarding'], ['welcome', 'new-customer'], [], 'Greets a new customer by name and walks through the first steps.');
-	template('tpl_stock_product_launch', 'Product Launch', 'stock', null, '16:9', 45, ['cat_marketing', 'cat_sales'], ['product', 'promo']);
-	template('tpl_stock_holiday', 'Holiday Greetings', 'stock', null, '1:1', 20, ['cat_holiday'], ['seasonal']);
-	template('tpl_stock_thank_you', 'Thank You Message', 'stock', null, '9:16', 15, ['cat_customer_success'], ['thank-you']);
-	template('tpl_stock_renewal', 'Renewal Reminder', 'stock', null, '16:9', 25, ['cat_sales'], ['renewal', 'cta']);
-	template('tpl_stock_event_invite', 'Event Invitation', 'stock', null, '1:1', 30, ['cat_events'], ['event', 'cta']);
-	template(KNOWN.brandTemplateId, KNOWN.brandTemplateName, 'brand', KNOWN.primaryBrandId, '9:16', 30, ['cat_onboarding'], ['welcome', 'brand'], [KNOWN.usedAssetId, KNOWN.videoAssetId]);
-	template('tpl_brand_acme_loyalty', 'Acme Coffee Loyalty Reward', 'brand', KNOWN.primaryBrandId, '1:1', 20, ['cat_customer_success'], ['thank-you', 'brand'], [KNOWN.usedAssetId]);
-	template(KNOWN.siblingBrandTemplateId, 'Acme Tea Seasonal Blend', 'brand', KNOWN.siblingBrandId, '16:9', 35, ['cat_marketing'], ['seasonal', 'product']);
-	template(KNOWN.otherBrandTemplateId, 'Globex Studio Promo', 'brand', KNOWN.otherBrandId, '16:9', 40, ['cat_marketing'], ['promo'], [KNOWN.otherBrandAssetId]);
-	template(KNOWN.platformSceneTemplateId, 'Scene: City Skyline Intro', 'scene', null, '16:9', 8, ['cat_marketing'], []);
-	template(KNOWN.sceneTemplateId, 'Acme Storefront Scene', 'scene', KNOWN.primaryBrandId, '9:16', 6, ['cat_marketing'], ['brand'], [KNOWN.videoAssetId]);
-	template('tpl_endcard_platform_cta', 'Endcard: Call to Action', 'endcard', null, '9:16', 5, ['cat_sales'], ['cta']);
-	template(KNOWN.endcardTemplateId, 'Acme Logo Endcard', 'endcard', KNOWN.primaryBrandId, '9:16', 4, ['cat_marketing'], ['brand', 'cta'], [KNOWN.usedAssetId]);
+	template(
+		KNOWN.stockTemplateId,
+		KNOWN.stockTemplateName,
+		'stock',
+		null,
+		'9:16',
+		30,
+		['cat_onboarding'],
+		['welcome', 'new-customer'],
+		[],
+		'Greets a new customer by name and walks through the first steps.',
+	);
+	template(
+		'tpl_stock_product_launch',
+		'Product Launch',
+		'stock',
+		null,
+		'16:9',
+		45,
+		['cat_marketing', 'cat_sales'],
+		['product', 'promo'],
+	);
+	template(
+		'tpl_stock_holiday',
+		'Holiday Greetings',
+		'stock',
+		null,
+		'1:1',
+		20,
+		['cat_holiday'],
+		['seasonal'],
+	);
+	template(
+		'tpl_stock_thank_you',
+		'Thank You Message',
+		'stock',
+		null,
+		'9:16',
+		15,
+		['cat_customer_success'],
+		['thank-you'],
+	);
+	template(
+		'tpl_stock_renewal',
+		'Renewal Reminder',
+		'stock',
+		null,
+		'16:9',
+		25,
+		['cat_sales'],
+		['renewal', 'cta'],
+	);
+	template(
+		'tpl_stock_event_invite',
+		'Event Invitation',
+		'stock',
+		null,
+		'1:1',
+		30,
+		['cat_events'],
+		['event', 'cta'],
+	);
+	template(
+		KNOWN.brandTemplateId,
+		KNOWN.brandTemplateName,
+		'brand',
+		KNOWN.primaryBrandId,
+		'9:16',
+		30,
+		['cat_onboarding'],
+		['welcome', 'brand'],
+		[KNOWN.usedAssetId, KNOWN.videoAssetId],
+	);
+	template(
+		'tpl_brand_acme_loyalty',
+		'Acme Coffee Loyalty Reward',
+		'brand',
+		KNOWN.primaryBrandId,
+		'1:1',
+		20,
+		['cat_customer_success'],
+		['thank-you', 'brand'],
+		[KNOWN.usedAssetId],
+	);
+	template(
+		KNOWN.siblingBrandTemplateId,
+		'Acme Tea Seasonal Blend',
+		'brand',
+		KNOWN.siblingBrandId,
+		'16:9',
+		35,
+		['cat_marketing'],
+		['seasonal', 'product'],
+	);
+	template(
+		KNOWN.otherBrandTemplateId,
+		'Globex Studio Promo',
+		'brand',
+		KNOWN.otherBrandId,
+		'16:9',
+		40,
+		['cat_marketing'],
+		['promo'],
+		[KNOWN.otherBrandAssetId],
+	);
+	template(
+		KNOWN.platformSceneTemplateId,
+		'Scene: City Skyline Intro',
+		'scene',
+		null,
+		'16:9',
+		8,
+		['cat_marketing'],
+		[],
+	);
+	template(
+		KNOWN.sceneTemplateId,
+		'Acme Storefront Scene',
+		'scene',
+		KNOWN.primaryBrandId,
+		'9:16',
+		6,
+		['cat_marketing'],
+		['brand'],
+		[KNOWN.videoAssetId],
+	);
+	template(
+		'tpl_endcard_platform_cta',
+		'Endcard: Call to Action',
+		'endcard',
+		null,
+		'9:16',
+		5,
+		['cat_sales'],
+		['cta'],
+	);
+	template(
+		KNOWN.endcardTemplateId,
+		'Acme Logo Endcard',
+		'endcard',
+		KNOWN.primaryBrandId,
+		'9:16',
+		4,
+		['cat_marketing'],
+		['brand', 'cta'],
+		[KNOWN.usedAssetId],
+	);
 	const brandIds = [...store.brands.keys()];
 	const names = new Set([...store.templates.values()].map((t) => t.name));
 	for (let i = 0; i < 22; i++) {
 		const u = rng.float();
-		const type: TemplateType = u < 0.4 ? 'stock' : u < 0.75 ? 'brand' : u < 0.88 ? 'scene' : 'endcard';
-		let name = type === 'scene' ? rng.pick(SCENE_NAMES) : type === 'endcard' ? rng.pick(ENDCARD_NAMES) : `${rng.pick(TEMPLATE_A)} ${rng.pick(TEMPLATE_B)}`;
+		const type: TemplateType =
+			u < 0.4 ? 'stock' : u < 0.75 ? 'brand' : u < 0.88 ? 'scene' : 'endcard';
+		let name =
+			type === 'scene'
+				? rng.pick(SCENE_NAMES)
+				: type === 'endcard'
+					? rng.pick(ENDCARD_NAMES)
+					: `${rng.pick(TEMPLATE_A)} ${rng.pick(TEMPLATE_B)}`;
 		while (names.has(name)) name = `${name} ${rng.int(2, 9)}`;
 		names.add(name);
-		const brandId = type === 'stock' ? null : type === 'brand' || rng.chance(0.5) ? (rng.chance(0.5) ? KNOWN.primaryBrandId : rng.pick(brandIds)) : null;
+		const brandId =
+			type === 'stock'
+				? null
+				: type === 'brand' || rng.chance(0.5)
+					? rng.chance(0.5)
+						? KNOWN.primaryBrandId
+						: rng.pick(brandIds)
+					: null;
 		template(
 			`tpl_${(mixSeed(store.seed, 0x7e3, i) >>> 0).toString(16).padStart(8, '0')}`,
 			name,
@@ -344,15 +852,33 @@ export function seedStore(store: Store, dataset: DatasetSize, fixtures: Fixtures
 
 	// ---- videos
 	for (const brand of store.brands.values()) {
-		const count = brand.id === KNOWN.primaryBrandId ? dataset.videos : brand.id === KNOWN.otherBrandId ? 30 : brand.id === KNOWN.siblingBrandId ? 10 : brand.id === KNOWN.emptyBrandId ? 0 : rng.int(0, 5);
+		const count =
+			brand.id === KNOWN.primaryBrandId
+				? dataset.videos
+				: brand.id === KNOWN.otherBrandId
+					? 30
+					: brand.id === KNOWN.siblingBrandId
+						? 10
+						: brand.id === KNOWN.emptyBrandId
+							? 0
+							: rng.int(0, 5);
 		seedVideos(store, rng, brand.id, count, generatedAssets.get(brand.id) ?? [], origin);
 	}
 }
 
 /** A brand's seeded videos over the past (a year for big accounts): most finished, a few still
  * processing or in draft with finish times after the clock's start. */
-function seedVideos(store: Store, rng: Rng, brandId: string, count: number, assets: AssetRecord[], origin: number): void {
-	const templates = [...store.templates.values()].filter((t) => t.templateType === 'stock' || t.brandId === brandId);
+function seedVideos(
+	store: Store,
+	rng: Rng,
+	brandId: string,
+	count: number,
+	assets: AssetRecord[],
+	origin: number,
+): void {
+	const templates = [...store.templates.values()].filter(
+		(t) => t.templateType === 'stock' || t.brandId === brandId,
+	);
 	const processing = count === 0 ? 0 : Math.min(40, Math.max(1, Math.round(count * 0.06)));
 	const drafts = count === 0 ? 0 : Math.min(25, Math.max(1, Math.round(count * 0.04)));
 	const span = (count > 1000 ? 365 : 60) * DAY;

@@ -9,10 +9,16 @@ import { routeApi } from './rest.mts';
 
 let requestCounter = 0;
 
-export async function handleApi(app: AppContext, info: () => unknown, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleApi(
+	app: AppContext,
+	info: () => unknown,
+	req: IncomingMessage,
+	res: ServerResponse,
+): Promise<void> {
 	const url = new URL(req.url ?? '/', 'http://api');
 	const path = url.pathname;
-	if (path === '/__sandbox' || path.startsWith('/__sandbox/')) return handleControl(app, info, req, res, url);
+	if (path === '/__sandbox' || path.startsWith('/__sandbox/'))
+		return handleControl(app, info, req, res, url);
 
 	const record = app.requests.start('api', req, url, app.clock.now());
 	const method = record.method;
@@ -27,7 +33,11 @@ export async function handleApi(app: AppContext, info: () => unknown, req: Incom
 		req.resume();
 		record.rateLimited = true;
 		record.status = 429;
-		return sendJson(res, 429, errorBody(429, 'rate_limited', limit.message ?? 'Too many requests', { graphql: isGraphql }));
+		return sendJson(
+			res,
+			429,
+			errorBody(429, 'rate_limited', limit.message ?? 'Too many requests', { graphql: isGraphql }),
+		);
 	}
 
 	const fault = app.faults.decide('api', method, path);
@@ -45,7 +55,8 @@ export async function handleApi(app: AppContext, info: () => unknown, req: Incom
 		response = await routeApi(app, req, url);
 	} catch (e) {
 		response = errorResponse(e, isGraphql);
-		if (response.status === 500) app.log(`500 on ${method} ${path}: ${(e as Error).stack ?? String(e)}`);
+		if (response.status === 500)
+			app.log(`500 on ${method} ${path}: ${(e as Error).stack ?? String(e)}`);
 	}
 	if (fault?.kind === 'slow') await wait(fault.delayMs);
 	record.status = response.status;

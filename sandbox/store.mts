@@ -169,7 +169,17 @@ export interface KnownIds {
 	videoAssetId: string;
 	audioAssetId: string;
 	otherBrandAssetId: string;
-	users: Record<'user' | 'brandAdmin' | 'orgAdmin' | 'admin' | 'otherBrandUser' | 'noCredits' | 'expired' | 'disabled', string>;
+	users: Record<
+		| 'user'
+		| 'brandAdmin'
+		| 'orgAdmin'
+		| 'admin'
+		| 'otherBrandUser'
+		| 'noCredits'
+		| 'expired'
+		| 'disabled',
+		string
+	>;
 }
 
 export interface ResolvedRender {
@@ -179,11 +189,20 @@ export interface ResolvedRender {
 	failureShare: number;
 }
 
-export const DEFAULT_RENDER: ResolvedRender = { queueMs: 2_000, minMs: 10_000, maxMs: 30_000, failureShare: 0.1 };
+export const DEFAULT_RENDER: ResolvedRender = {
+	queueMs: 2_000,
+	minMs: 10_000,
+	maxMs: 30_000,
+	failureShare: 0.1,
+};
 
 /** The spec's limits are decimal megabytes: 10 MB = 10,000,000 bytes. */
 const MB = 1_000_000;
-export const DEFAULT_UPLOAD_LIMITS: Record<AssetType, number> = { image: 10 * MB, video: 200 * MB, audio: 50 * MB };
+export const DEFAULT_UPLOAD_LIMITS: Record<AssetType, number> = {
+	image: 10 * MB,
+	video: 200 * MB,
+	audio: 50 * MB,
+};
 
 export interface AddVideosOptions {
 	/** Default: the primary brand. */
@@ -203,7 +222,10 @@ export interface AddVideosOptions {
 	customerData?: Record<string, unknown>;
 }
 
-export type VideoOutcome = { status: 'published' | 'failed'; at?: number } | { status: 'draft' } | { status: 'processing' };
+export type VideoOutcome =
+	| { status: 'published' | 'failed'; at?: number }
+	| { status: 'draft' }
+	| { status: 'processing' };
 
 interface IdempotencyEntry {
 	fingerprint: string;
@@ -258,7 +280,10 @@ export class Store {
 		this.clock = config.clock;
 		this.render = resolveRender(config.render);
 		this.listOrder = config.listOrder ?? 'newest-first';
-		this.graphql = { maxLimit: config.graphql?.maxLimit ?? 100, overLimit: config.graphql?.overLimit ?? 'cap' };
+		this.graphql = {
+			maxLimit: config.graphql?.maxLimit ?? 100,
+			overLimit: config.graphql?.overLimit ?? 'cap',
+		};
 		this.uploadLimits = { ...DEFAULT_UPLOAD_LIMITS, ...config.uploadLimits };
 	}
 
@@ -269,11 +294,14 @@ export class Store {
 	// ---------------------------------------------------------------- keys and users
 
 	/** The user behind a bearer key, or why there is none. */
-	authenticate(key: string | undefined): { user: UserRecord } | { error: 'missing' | 'invalid' | 'expired'; expiredAt?: number } {
+	authenticate(
+		key: string | undefined,
+	): { user: UserRecord } | { error: 'missing' | 'invalid' | 'expired'; expiredAt?: number } {
 		if (!key) return { error: 'missing' };
 		const record = this.keys.get(key);
 		if (!record) return { error: 'invalid' };
-		if (record.expiresAt !== null && record.expiresAt <= this.now()) return { error: 'expired', expiredAt: record.expiresAt };
+		if (record.expiresAt !== null && record.expiresAt <= this.now())
+			return { error: 'expired', expiredAt: record.expiresAt };
 		const user = this.users.get(record.userId);
 		if (!user) return { error: 'invalid' };
 		return { user };
@@ -322,7 +350,8 @@ export class Store {
 
 	/** Sets a brand's share and/or an organisation's pool. */
 	setCredits(target: { brandId?: string; organisationId?: string; credits: number }): void {
-		if (!Number.isInteger(target.credits) || target.credits < 0) throw new RangeError('credits must be an integer >= 0');
+		if (!Number.isInteger(target.credits) || target.credits < 0)
+			throw new RangeError('credits must be an integer >= 0');
 		if (target.brandId) this.brand(target.brandId).credits = target.credits;
 		else if (target.organisationId) {
 			const org = this.organisations.get(target.organisationId);
@@ -355,20 +384,37 @@ export class Store {
 	}
 
 	/** Every video of a brand that exists now, in list order (or the given one). */
-	listVideos(brandId?: string, options: { status?: VideoStatus; order?: ListOrder } = {}): VideoInfo[] {
-		const page = this.pageVideos(brandId ?? this.known.primaryBrandId, { ...options, offset: 0, limit: Number.MAX_SAFE_INTEGER });
+	listVideos(
+		brandId?: string,
+		options: { status?: VideoStatus; order?: ListOrder } = {},
+	): VideoInfo[] {
+		const page = this.pageVideos(brandId ?? this.known.primaryBrandId, {
+			...options,
+			offset: 0,
+			limit: Number.MAX_SAFE_INTEGER,
+		});
 		const now = this.now();
 		return page.items.map((v) => ({ ...v, status: this.videoStatus(v, now) }));
 	}
 
 	/** One page of a brand's videos that exist now (created_at <= now). */
-	pageVideos(brandId: string, options: { status?: VideoStatus; order?: ListOrder; offset: number; limit: number }): Page<VideoRecord> {
+	pageVideos(
+		brandId: string,
+		options: { status?: VideoStatus; order?: ListOrder; offset: number; limit: number },
+	): Page<VideoRecord> {
 		const all = this.videosByBrand.get(brandId) ?? [];
 		const now = this.now();
 		const visible = countAtOrBefore(all, now);
 		const status = options.status;
 		const match = status ? (v: VideoRecord) => this.videoStatus(v, now) === status : undefined;
-		return pageOf(all, visible, options.order ?? this.listOrder, options.offset, options.limit, match);
+		return pageOf(
+			all,
+			visible,
+			options.order ?? this.listOrder,
+			options.offset,
+			options.limit,
+			match,
+		);
 	}
 
 	/** A new video from the API: draft now, processing after the queue time, then published or failed
@@ -411,7 +457,8 @@ export class Store {
 
 	/** Bulk creation without HTTP (no credits charged). Deterministic from the seed and the call order. */
 	addVideos(count: number, options: AddVideosOptions = {}): VideoInfo[] {
-		if (!Number.isInteger(count) || count < 0) throw new RangeError('addVideos: count must be an integer >= 0');
+		if (!Number.isInteger(count) || count < 0)
+			throw new RangeError('addVideos: count must be an integer >= 0');
 		const brandId = options.brandId ?? this.known.primaryBrandId;
 		this.brand(brandId);
 		const templateId = options.templateId ?? this.known.stockTemplateId;
@@ -422,13 +469,25 @@ export class Store {
 		const { queueMs, minMs, maxMs } = this.render;
 		const failureShare = options.failureShare ?? this.render.failureShare;
 		const pickTime = (spec: number | { from: number; to: number } | undefined, fallback: number) =>
-			spec === undefined ? fallback : typeof spec === 'number' ? spec : Math.round(spec.from + rng.float() * (spec.to - spec.from));
-		const assetIds = options.customerData ? this.referencedAssets(brandId, options.customerData) : [];
+			spec === undefined
+				? fallback
+				: typeof spec === 'number'
+					? spec
+					: Math.round(spec.from + rng.float() * (spec.to - spec.from));
+		const assetIds = options.customerData
+			? this.referencedAssets(brandId, options.customerData)
+			: [];
 		const created: VideoRecord[] = [];
 		for (let i = 0; i < count; i++) {
 			const seq = ++this.videoSeq;
 			const createdAt = pickTime(options.createdAt, now);
-			const finishAt = Math.max(createdAt, pickTime(options.finishAt, createdAt + queueMs + Math.round(minMs + rng.float() * (maxMs - minMs))));
+			const finishAt = Math.max(
+				createdAt,
+				pickTime(
+					options.finishAt,
+					createdAt + queueMs + Math.round(minMs + rng.float() * (maxMs - minMs)),
+				),
+			);
 			const failed = options.outcome ? options.outcome === 'failed' : rng.chance(failureShare);
 			created.push({
 				id: this.newId('vid', seq),
@@ -465,7 +524,8 @@ export class Store {
 			video.finishAt = Infinity;
 		} else {
 			const at = outcome.at ?? now;
-			if (at < video.createdAt) throw new RangeError('setVideoOutcome: at is before the video was created');
+			if (at < video.createdAt)
+				throw new RangeError('setVideoOutcome: at is before the video was created');
 			video.outcome = outcome.status;
 			video.finishAt = at;
 			video.processingAt = Math.min(video.processingAt, at);
@@ -523,19 +583,38 @@ export class Store {
 		return this.assets.get(id);
 	}
 
-	listAssets(brandId?: string, options: { type?: AssetType; tag?: string; order?: ListOrder } = {}): AssetRecord[] {
-		return this.pageAssets(brandId ?? this.known.primaryBrandId, { ...options, offset: 0, limit: Number.MAX_SAFE_INTEGER }).items;
+	listAssets(
+		brandId?: string,
+		options: { type?: AssetType; tag?: string; order?: ListOrder } = {},
+	): AssetRecord[] {
+		return this.pageAssets(brandId ?? this.known.primaryBrandId, {
+			...options,
+			offset: 0,
+			limit: Number.MAX_SAFE_INTEGER,
+		}).items;
 	}
 
-	pageAssets(brandId: string, options: { type?: AssetType; tag?: string; order?: ListOrder; offset: number; limit: number }): Page<AssetRecord> {
+	pageAssets(
+		brandId: string,
+		options: { type?: AssetType; tag?: string; order?: ListOrder; offset: number; limit: number },
+	): Page<AssetRecord> {
 		const all = this.assetsByBrand.get(brandId) ?? [];
 		const tag = options.tag?.toLowerCase();
 		const { type } = options;
 		const match =
 			type || tag !== undefined
-				? (a: AssetRecord) => (!type || a.type === type) && (tag === undefined || a.tags.some((t) => t.toLowerCase() === tag))
+				? (a: AssetRecord) =>
+						(!type || a.type === type) &&
+						(tag === undefined || a.tags.some((t) => t.toLowerCase() === tag))
 				: undefined;
-		return pageOf(all, all.length, options.order ?? this.listOrder, options.offset, options.limit, match);
+		return pageOf(
+			all,
+			all.length,
+			options.order ?? this.listOrder,
+			options.offset,
+			options.limit,
+			match,
+		);
 	}
 
 	/** Adds an asset record (seeded or uploaded). `id` and `seq` are assigned when missing. */
@@ -583,7 +662,8 @@ export class Store {
 				const id = value.startsWith('ast_') ? value : ASSET_URL_PATH.exec(value)?.[1];
 				if (id && this.assets.get(id)?.brandId === brandId) found.add(id);
 			} else if (Array.isArray(value)) value.forEach((v) => visit(v, depth + 1));
-			else if (value && typeof value === 'object') Object.values(value).forEach((v) => visit(v, depth + 1));
+			else if (value && typeof value === 'object')
+				Object.values(value).forEach((v) => visit(v, depth + 1));
 		};
 		visit(data, 0);
 		return [...found];
@@ -602,8 +682,12 @@ export class Store {
 	newId(prefix: string, seq: number): string {
 		const taken = prefix === 'vid' ? this.videos : this.assets;
 		for (let salt = 0; ; salt++) {
-			const a = (mixSeed(this.seed, hashPrefix(prefix), seq, salt) >>> 0).toString(16).padStart(8, '0');
-			const b = (mixSeed(this.seed, hashPrefix(prefix) + 1, seq, salt) >>> 0).toString(16).padStart(8, '0');
+			const a = (mixSeed(this.seed, hashPrefix(prefix), seq, salt) >>> 0)
+				.toString(16)
+				.padStart(8, '0');
+			const b = (mixSeed(this.seed, hashPrefix(prefix) + 1, seq, salt) >>> 0)
+				.toString(16)
+				.padStart(8, '0');
 			const id = `${prefix}_${a}${b}`;
 			if (!taken.has(id)) return id;
 		}
@@ -616,17 +700,25 @@ function hashPrefix(prefix: string): number {
 
 export function resolveRender(render: RenderOptions = {}): ResolvedRender {
 	const r = { ...DEFAULT_RENDER, ...render };
-	if (r.queueMs < 0 || r.minMs < 0 || r.maxMs < r.minMs) throw new RangeError('render: need queueMs >= 0 and 0 <= minMs <= maxMs');
-	if (r.failureShare < 0 || r.failureShare > 1) throw new RangeError('render.failureShare must be within 0..1');
+	if (r.queueMs < 0 || r.minMs < 0 || r.maxMs < r.minMs)
+		throw new RangeError('render: need queueMs >= 0 and 0 <= minMs <= maxMs');
+	if (r.failureShare < 0 || r.failureShare > 1)
+		throw new RangeError('render.failureShare must be within 0..1');
 	return r;
 }
 
-function compareByCreation(a: { createdAt: number; seq: number }, b: { createdAt: number; seq: number }): number {
+function compareByCreation(
+	a: { createdAt: number; seq: number },
+	b: { createdAt: number; seq: number },
+): number {
 	return a.createdAt - b.createdAt || a.seq - b.seq;
 }
 
 /** Where `item` goes in a list sorted by (createdAt, seq). */
-function insertionIndex<T extends { createdAt: number; seq: number }>(sorted: readonly T[], item: T): number {
+function insertionIndex<T extends { createdAt: number; seq: number }>(
+	sorted: readonly T[],
+	item: T,
+): number {
 	let lo = 0;
 	let hi = sorted.length;
 	while (lo < hi) {
@@ -650,7 +742,14 @@ function countAtOrBefore(sorted: ReadonlyArray<{ createdAt: number }>, t: number
 }
 
 /** A page of the first `visible` items of an ascending list, in the given order, optionally filtered. */
-function pageOf<T>(sorted: readonly T[], visible: number, order: ListOrder, offset: number, limit: number, match?: (item: T) => boolean): Page<T> {
+function pageOf<T>(
+	sorted: readonly T[],
+	visible: number,
+	order: ListOrder,
+	offset: number,
+	limit: number,
+	match?: (item: T) => boolean,
+): Page<T> {
 	const at = (i: number) => (order === 'newest-first' ? sorted[visible - 1 - i] : sorted[i]);
 	if (!match) {
 		const items: T[] = [];

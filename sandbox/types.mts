@@ -1,10 +1,20 @@
 // Public types of the sandbox (see README.md). Records are the store's own objects.
 
 export type Role = 'ROLE_USER' | 'ROLE_BRAND_ADMIN' | 'ROLE_ORG_ADMIN' | 'ROLE_ADMIN';
-export const ROLES: readonly Role[] = ['ROLE_USER', 'ROLE_BRAND_ADMIN', 'ROLE_ORG_ADMIN', 'ROLE_ADMIN'];
+export const ROLES: readonly Role[] = [
+	'ROLE_USER',
+	'ROLE_BRAND_ADMIN',
+	'ROLE_ORG_ADMIN',
+	'ROLE_ADMIN',
+];
 
 export type VideoStatus = 'draft' | 'processing' | 'published' | 'failed';
-export const VIDEO_STATUSES: readonly VideoStatus[] = ['draft', 'processing', 'published', 'failed'];
+export const VIDEO_STATUSES: readonly VideoStatus[] = [
+	'draft',
+	'processing',
+	'published',
+	'failed',
+];
 
 export type AssetType = 'image' | 'video' | 'audio';
 export const ASSET_TYPES: readonly AssetType[] = ['image', 'video', 'audio'];
@@ -77,7 +87,18 @@ export type FaultKind =
 	| 'text'
 	| 'html'
 	| 'hang';
-export const FAULT_KINDS: readonly FaultKind[] = ['429', '500', '502', '503', 'slow', 'reset', 'reset-after-commit', 'text', 'html', 'hang'];
+export const FAULT_KINDS: readonly FaultKind[] = [
+	'429',
+	'500',
+	'502',
+	'503',
+	'slow',
+	'reset',
+	'reset-after-commit',
+	'text',
+	'html',
+	'hang',
+];
 
 export interface FaultMatch {
 	/** HTTP method, case-insensitive. */

@@ -45,7 +45,11 @@ export function handleUpload({ app, req, user }: RouteContext): Promise<ApiRespo
 	const contentType = req.headers['content-type'] ?? '';
 	if (!/^multipart\/form-data/i.test(contentType)) {
 		req.resume();
-		throw new HttpError(415, 'unsupported_media_type', `Upload needs Content-Type: multipart/form-data, got ${contentType || 'none'}`);
+		throw new HttpError(
+			415,
+			'unsupported_media_type',
+			`Upload needs Content-Type: multipart/form-data, got ${contentType || 'none'}`,
+		);
 	}
 	const { store } = app;
 	return new Promise<ApiResponse>((resolve, reject) => {
@@ -58,10 +62,16 @@ export function handleUpload({ app, req, user }: RouteContext): Promise<ApiRespo
 
 		let bb: busboy.Busboy;
 		try {
-			bb = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fields: 100, fieldSize: MiB, parts: 200 } });
+			bb = busboy({
+				headers: req.headers,
+				defParamCharset: 'utf8',
+				limits: { fields: 100, fieldSize: MiB, parts: 200 },
+			});
 		} catch (e) {
 			req.resume();
-			reject(new HttpError(400, 'bad_request', `Malformed multipart request: ${(e as Error).message}`));
+			reject(
+				new HttpError(400, 'bad_request', `Malformed multipart request: ${(e as Error).message}`),
+			);
 			return;
 		}
 
@@ -82,26 +92,38 @@ export function handleUpload({ app, req, user }: RouteContext): Promise<ApiRespo
 			if (!partial) return reject(error);
 			void Promise.all([closed(partial.source), closed(partial.counter), closed(partial.out)])
 				.then(() => rm(partial.path, { force: true }))
-				.then(() => reject(error), () => reject(error));
+				.then(
+					() => reject(error),
+					() => reject(error),
+				);
 			for (const s of [partial.source, partial.counter, partial.out]) s.destroy();
 		};
 
 		const mismatch = (format: FileFormat, declared: AssetType) =>
-			new HttpError(415, 'unsupported_media_type', `The file is ${format.name} (${format.type}) but type is "${declared}"; ${declared} accepts ${formatsOf(declared)}`);
+			new HttpError(
+				415,
+				'unsupported_media_type',
+				`The file is ${format.name} (${format.type}) but type is "${declared}"; ${declared} accepts ${formatsOf(declared)}`,
+			);
 
 		bb.on('field', (field, value, info) => {
 			if (settled) return;
-			if (info.valueTruncated) return fail(new HttpError(413, 'payload_too_large', `Form field ${field} is larger than 1 MB`));
+			if (info.valueTruncated)
+				return fail(
+					new HttpError(413, 'payload_too_large', `Form field ${field} is larger than 1 MB`),
+				);
 			if (field === 'name') name = value;
 			else if (field === 'type') {
 				type = value;
-				if (file && isAssetType(value) && value !== file.format.type) fail(mismatch(file.format, value));
+				if (file && isAssetType(value) && value !== file.format.type)
+					fail(mismatch(file.format, value));
 			} else if (/^tags(\[\d*\])?$/.test(field)) {
 				const text = value.trim();
 				if (text.startsWith('[')) {
 					try {
 						const parsed: unknown = JSON.parse(text);
-						if (!Array.isArray(parsed) || parsed.some((t) => typeof t !== 'string')) tagsError = 'a JSON tags value must be an array of strings';
+						if (!Array.isArray(parsed) || parsed.some((t) => typeof t !== 'string'))
+							tagsError = 'a JSON tags value must be an array of strings';
 						else tags.push(...(parsed as string[]));
 					} catch {
 						tagsError = 'tags is not valid JSON';
@@ -122,7 +144,9 @@ export function handleUpload({ app, req, user }: RouteContext): Promise<ApiRespo
 			const verdict = detectFormat(info.mimeType, info.filename);
 			if (!verdict.ok) {
 				stream.resume();
-				return fail(new HttpError(415, 'unsupported_media_type', `Unsupported file: ${verdict.reason}`));
+				return fail(
+					new HttpError(415, 'unsupported_media_type', `Unsupported file: ${verdict.reason}`),
+				);
 			}
 			const format = verdict.format;
 			if (isAssetType(type) && type !== format.type) {
@@ -137,7 +161,10 @@ export function handleUpload({ app, req, user }: RouteContext): Promise<ApiRespo
 			const counter = new Transform({
 				transform(chunk: Buffer, _encoding, callback) {
 					size += chunk.length;
-					if (size > limit) return callback(new HttpError(413, 'payload_too_large', formatLimitMessage(format.type, limit)));
+					if (size > limit)
+						return callback(
+							new HttpError(413, 'payload_too_large', formatLimitMessage(format.type, limit)),
+						);
 					if (headLength < HEAD_BYTES) {
 						head.push(chunk.subarray(0, HEAD_BYTES - headLength));
 						headLength += Math.min(chunk.length, HEAD_BYTES - headLength);
@@ -157,11 +184,17 @@ export function handleUpload({ app, req, user }: RouteContext): Promise<ApiRespo
 			};
 			file = part;
 			part.done = pipeline(stream, part.counter, part.out).catch((e: unknown) => {
-				fail(e instanceof HttpError ? e : new HttpError(400, 'bad_request', `Upload interrupted: ${(e as Error).message}`));
+				fail(
+					e instanceof HttpError
+						? e
+						: new HttpError(400, 'bad_request', `Upload interrupted: ${(e as Error).message}`),
+				);
 			});
 		});
 
-		bb.on('error', (e: unknown) => fail(new HttpError(400, 'bad_request', `Malformed multipart body: ${(e as Error).message}`)));
+		bb.on('error', (e: unknown) =>
+			fail(new HttpError(400, 'bad_request', `Malformed multipart body: ${(e as Error).message}`)),
+		);
 		bb.on('partsLimit', () => fail(new HttpError(400, 'bad_request', 'Too many form parts')));
 		bb.on('fieldsLimit', () => fail(new HttpError(400, 'bad_request', 'Too many form fields')));
 		req.on('aborted', () => fail(new HttpError(400, 'bad_request', 'Client aborted the upload')));
@@ -171,13 +204,24 @@ export function handleUpload({ app, req, user }: RouteContext): Promise<ApiRespo
 				await file?.done;
 				if (settled) return;
 				const details: ErrorDetail[] = [];
-				if (!file) details.push({ field: 'file', message: 'is required (a file part named "file")' });
-				if (name === undefined || name.trim() === '') details.push({ field: 'name', message: 'is required' });
-				if (type === undefined || type === '') details.push({ field: 'type', message: 'is required (image, video or audio)' });
-				else if (!isAssetType(type)) details.push({ field: 'type', message: 'must be one of image, video, audio' });
+				if (!file)
+					details.push({ field: 'file', message: 'is required (a file part named "file")' });
+				if (name === undefined || name.trim() === '')
+					details.push({ field: 'name', message: 'is required' });
+				if (type === undefined || type === '')
+					details.push({ field: 'type', message: 'is required (image, video or audio)' });
+				else if (!isAssetType(type))
+					details.push({ field: 'type', message: 'must be one of image, video, audio' });
 				if (tagsError) details.push({ field: 'tags', message: tagsError });
 				if (details.length || !file || !isAssetType(type) || name === undefined) {
-					return fail(new HttpError(422, 'validation_failed', `Invalid upload: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details));
+					return fail(
+						new HttpError(
+							422,
+							'validation_failed',
+							`Invalid upload: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`,
+							details,
+						),
+					);
 				}
 				if (type !== file.format.type) return fail(mismatch(file.format, type));
 				settled = true;

@@ -33,7 +33,11 @@ const files = readdirSync(dir)
 let failed = false;
 for (const file of files) {
 	const code = await new Promise((resolvePromise) => {
-		const child = spawn(process.execPath, ['--import', 'tsx', '--test-reporter=spec', ...process.argv.slice(2), file], { cwd: root, stdio: 'inherit' });
+		const child = spawn(
+			process.execPath,
+			['--import', 'tsx', '--test-reporter=spec', ...process.argv.slice(2), file],
+			{ cwd: root, stdio: 'inherit' },
+		);
 		const forward = (signal) => child.kill(signal);
 		process.on('SIGINT', forward);
 		process.on('SIGTERM', forward);
@@ -45,5 +49,7 @@ for (const file of files) {
 	});
 	if (code !== 0) failed = true;
 }
-log(`${failed ? 'FAILED' : 'passed'} in ${seconds()} (including the build${files.length ? '' : '; no test files found'})`);
+log(
+	`${failed ? 'FAILED' : 'passed'} in ${seconds()} (including the build${files.length ? '' : '; no test files found'})`,
+);
 process.exit(failed ? 1 : 0);

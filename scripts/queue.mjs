@@ -26,7 +26,9 @@ try {
 	await ensureN8n(paths, log);
 } catch (error) {
 	if (error instanceof ServiceUnavailableError) {
-		log(`test:queue needs PostgreSQL and Redis and cannot reach ${error.services.join(' nor ')}; nothing was started.\n${error.message}`);
+		log(
+			`test:queue needs PostgreSQL and Redis and cannot reach ${error.services.join(' nor ')}; nothing was started.\n${error.message}`,
+		);
 	} else log(`Setup failed: ${error instanceof Error ? error.message : String(error)}`);
 	process.exit(1);
 }
@@ -40,7 +42,11 @@ const files = readdirSync(dir)
 let failed = files.length === 0;
 for (const file of files) {
 	const code = await new Promise((resolvePromise) => {
-		const child = spawn(process.execPath, ['--import', 'tsx', '--test-reporter=spec', ...process.argv.slice(2), file], { cwd: root, stdio: 'inherit' });
+		const child = spawn(
+			process.execPath,
+			['--import', 'tsx', '--test-reporter=spec', ...process.argv.slice(2), file],
+			{ cwd: root, stdio: 'inherit' },
+		);
 		const forward = (signal) => child.kill(signal);
 		process.on('SIGINT', forward);
 		process.on('SIGTERM', forward);
@@ -52,5 +58,7 @@ for (const file of files) {
 	});
 	if (code !== 0) failed = true;
 }
-log(`${failed ? 'FAILED' : 'passed'} in ${seconds()} (including the build${files.length ? '' : '; no test files found'})`);
+log(
+	`${failed ? 'FAILED' : 'passed'} in ${seconds()} (including the build${files.length ? '' : '; no test files found'})`,
+);
 process.exit(failed ? 1 : 0);

@@ -30,7 +30,15 @@ import {
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // Flags that work on the project's machines (closed network: no background connections).
-const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_FLAGS = [
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
 // The ports of `npm start`, so the URLs in the picture are the ones users see.
 const PORTS = { n8n: 5678, sandbox: 5680, cdn: 5681 };
 
@@ -44,12 +52,19 @@ const children = [];
 async function stopAll() {
 	await Promise.all(children.map((child) => stopProcess(child)));
 }
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void stopAll().then(() => process.exit(130)));
+for (const signal of ['SIGINT', 'SIGTERM'])
+	process.on(signal, () => void stopAll().then(() => process.exit(130)));
 
 async function main() {
-	if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: install Debian's package (sudo apt-get install chromium) or set CHROMIUM_PATH`);
+	if (!existsSync(CHROMIUM))
+		throw new Error(
+			`No Chromium at ${CHROMIUM}: install Debian's package (sudo apt-get install chromium) or set CHROMIUM_PATH`,
+		);
 	for (const [name, port] of Object.entries(PORTS)) {
-		if (await portInUse(port)) throw new Error(`Port ${port} (${name}) is in use: stop \`npm start\` first (the screenshot uses its ports and a fresh n8n of its own)`);
+		if (await portInUse(port))
+			throw new Error(
+				`Port ${port} (${name}) is in use: stop \`npm start\` first (the screenshot uses its ports and a fresh n8n of its own)`,
+			);
 	}
 	ensureBuilt(paths, log, true);
 	const runtime = await ensureN8n(paths, log);
@@ -59,24 +74,52 @@ async function main() {
 
 	const sandbox = await startSandboxProcess(
 		paths,
-		['--clock', 'real', '--port', String(PORTS.sandbox), '--cdn-port', String(PORTS.cdn), '--queue-ms', '1000', '--render-min-ms', '3000', '--render-max-ms', '4000', '--failure-share', '0', '--quiet'],
+		[
+			'--clock',
+			'real',
+			'--port',
+			String(PORTS.sandbox),
+			'--cdn-port',
+			String(PORTS.cdn),
+			'--queue-ms',
+			'1000',
+			'--render-min-ms',
+			'3000',
+			'--render-max-ms',
+			'4000',
+			'--failure-share',
+			'0',
+			'--quiet',
+		],
 		{ logFile: join(userFolder, 'sandbox.log') },
 	);
 	children.push(sandbox.child);
 	const n8nLog = join(userFolder, 'n8n.log');
-	const n8n = startN8nProcess(runtime, n8nEnv(runtime, { userFolder, port: PORTS.n8n, brokerPort: await freePort() }), n8nLog);
+	const n8n = startN8nProcess(
+		runtime,
+		n8nEnv(runtime, { userFolder, port: PORTS.n8n, brokerPort: await freePort() }),
+		n8nLog,
+	);
 	children.push(n8n);
 	const url = `http://127.0.0.1:${PORTS.n8n}`;
 	await waitForN8n(url, n8n, { logFile: n8nLog });
 	const api = new N8nApi(url);
 	await api.ensureOwner();
-	const credential = await api.ensureSandboxCredential(EXAMPLE_CREDENTIAL.name, { apiKey: sandbox.info.keys.admin, baseUrl: sandbox.info.baseUrl, graphqlEndpoint: '' });
+	const credential = await api.ensureSandboxCredential(EXAMPLE_CREDENTIAL.name, {
+		apiKey: sandbox.info.keys.admin,
+		baseUrl: sandbox.info.baseUrl,
+		graphqlEndpoint: '',
+	});
 	const imported = await importExamplesViaApi(api, paths, credential);
 	const crm = imported.find((w) => w.file === 'crm-contact-to-video.json');
 	if (!crm?.id) throw new Error('The CRM example was not imported');
 
 	log(`Chromium ${CHROMIUM}: signing in, running the CRM example in the editor`);
-	const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+	const browser = await chromium.launch({
+		executablePath: CHROMIUM,
+		headless: true,
+		args: CHROMIUM_FLAGS,
+	});
 	try {
 		const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
 		await page.goto(`${url}/signin`);
@@ -89,17 +132,33 @@ async function main() {
 
 		const button = '[data-test-id=execute-workflow-button]';
 		await page.click(button);
-		await page.waitForFunction((sel) => document.querySelector(sel)?.textContent?.includes('Executing'), button, { timeout: 15_000 });
-		await page.waitForFunction((sel) => !document.querySelector(sel)?.textContent?.includes('Executing'), button, { timeout: 180_000 });
-		await page.waitForSelector('[data-test-id=canvas-node][data-node-name="CRM update (video URL)"]');
+		await page.waitForFunction(
+			(sel) => document.querySelector(sel)?.textContent?.includes('Executing'),
+			button,
+			{ timeout: 15_000 },
+		);
+		await page.waitForFunction(
+			(sel) => !document.querySelector(sel)?.textContent?.includes('Executing'),
+			button,
+			{ timeout: 180_000 },
+		);
+		await page.waitForSelector(
+			'[data-test-id=canvas-node][data-node-name="CRM update (video URL)"]',
+		);
 		// Let the success toast go away.
-		await page.locator('.el-notification').first().waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
+		await page
+			.locator('.el-notification')
+			.first()
+			.waitFor({ state: 'detached', timeout: 15_000 })
+			.catch(() => undefined);
 		await page.waitForTimeout(500);
 		mkdirSync(docs, { recursive: true });
 		const canvasFile = join(docs, 'crm-workflow.jpg');
 		await page.screenshot({ path: canvasFile, type: 'jpeg', quality: 82 });
 
-		await page.locator('[data-test-id=canvas-node][data-node-name="Create welcome video"]').dblclick();
+		await page
+			.locator('[data-test-id=canvas-node][data-node-name="Create welcome video"]')
+			.dblclick();
 		const output = page.locator('[data-test-id=output-panel]');
 		await output.waitFor();
 		await output.getByText('JSON', { exact: true }).click();
@@ -107,7 +166,8 @@ async function main() {
 		await page.waitForTimeout(1000);
 		const panelFile = join(docs, 'editor.jpg');
 		await page.screenshot({ path: panelFile, type: 'jpeg', quality: 82 });
-		for (const file of [panelFile, canvasFile]) log(`${file} (${Math.round(statSync(file).size / 1024)} KB)`);
+		for (const file of [panelFile, canvasFile])
+			log(`${file} (${Math.round(statSync(file).size / 1024)} KB)`);
 	} finally {
 		await browser.close();
 	}

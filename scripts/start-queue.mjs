@@ -27,7 +27,17 @@ import {
 	tail,
 	withCredential,
 } from './lib/n8n.mjs';
-import { QUEUE_ENV_FILE, QueueCluster, ServiceUnavailableError, checkServices, createDatabase, databaseExists, deleteRedisKeys, dropDatabase, serviceAddresses } from './lib/queue.mjs';
+import {
+	QUEUE_ENV_FILE,
+	QueueCluster,
+	ServiceUnavailableError,
+	checkServices,
+	createDatabase,
+	databaseExists,
+	deleteRedisKeys,
+	dropDatabase,
+	serviceAddresses,
+} from './lib/queue.mjs';
 
 const HELP = `Usage: npm run start:queue -- [flags]
   --port <n>           the n8n main's port (default 5678)
@@ -75,18 +85,24 @@ async function shutdown(code, why) {
 	log('Stopped.');
 	process.exit(code);
 }
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => void shutdown(0, `${signal} received`));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+	process.on(signal, () => void shutdown(0, `${signal} received`));
 
 function watch(child, name, logFile) {
 	child.on('exit', (code, signal) => {
-		if (!stopping) void shutdown(1, `${name} stopped unexpectedly (${code ?? signal}); last lines of ${logFile}:\n${tail(logFile, 30)}`);
+		if (!stopping)
+			void shutdown(
+				1,
+				`${name} stopped unexpectedly (${code ?? signal}); last lines of ${logFile}:\n${tail(logFile, 30)}`,
+			);
 	});
 }
 
 /** The encryption key of this demo's database, made once and kept beside the user folders. */
 function encryptionKey() {
 	const file = join(home, 'encryption-key');
-	if (!existsSync(file)) writeFileSync(file, `${randomBytes(24).toString('hex')}\n`, { mode: 0o600 });
+	if (!existsSync(file))
+		writeFileSync(file, `${randomBytes(24).toString('hex')}\n`, { mode: 0o600 });
 	return readFileSync(file, 'utf8').trim();
 }
 
@@ -97,11 +113,20 @@ async function main() {
 	if (!Number.isInteger(workers) || workers < 1) throw new Error('--workers must be 1 or more');
 	const sandboxPort = Number(flags['sandbox-port']);
 	const cdnPort = Number(flags['cdn-port']);
-	for (const [name, p] of [['n8n', port], ['sandbox API', sandboxPort], ['sandbox CDN', cdnPort]]) {
-		if (await portInUse(p)) throw new Error(`Port ${p} (${name}) is already in use on 127.0.0.1: is \`npm start\` or another \`npm run start:queue\` running? Stop it, or pick other ports (--help).`);
+	for (const [name, p] of [
+		['n8n', port],
+		['sandbox API', sandboxPort],
+		['sandbox CDN', cdnPort],
+	]) {
+		if (await portInUse(p))
+			throw new Error(
+				`Port ${p} (${name}) is already in use on 127.0.0.1: is \`npm start\` or another \`npm run start:queue\` running? Stop it, or pick other ports (--help).`,
+			);
 	}
 	const versions = await checkServices(addresses);
-	log(`PostgreSQL ${versions.postgresVersion} at ${addresses.postgres.host}:${addresses.postgres.port}, Redis ${versions.redisVersion} at ${addresses.redis.host}:${addresses.redis.port}`);
+	log(
+		`PostgreSQL ${versions.postgresVersion} at ${addresses.postgres.host}:${addresses.postgres.port}, Redis ${versions.redisVersion} at ${addresses.redis.host}:${addresses.redis.port}`,
+	);
 
 	ensureBuilt(paths, log, flags.build);
 	const runtime = await ensureN8n(paths, log);
@@ -112,34 +137,74 @@ async function main() {
 		rmSync(home, { recursive: true, force: true });
 	}
 	mkdirSync(home, { recursive: true });
-	if (!(await databaseExists(addresses.postgres, DATABASE))) await createDatabase(addresses.postgres, DATABASE);
+	if (!(await databaseExists(addresses.postgres, DATABASE)))
+		await createDatabase(addresses.postgres, DATABASE);
 
 	const sandboxLog = join(home, 'sandbox.log');
 	sandbox = (
 		await startSandboxProcess(
 			paths,
-			['--clock', 'real', '--port', String(sandboxPort), '--cdn-port', String(cdnPort), '--queue-ms', '1000', '--render-min-ms', '3000', '--render-max-ms', '8000'],
+			[
+				'--clock',
+				'real',
+				'--port',
+				String(sandboxPort),
+				'--cdn-port',
+				String(cdnPort),
+				'--queue-ms',
+				'1000',
+				'--render-min-ms',
+				'3000',
+				'--render-max-ms',
+				'8000',
+			],
 			{ logFile: sandboxLog },
 		)
 	).child;
 	watch(sandbox, 'The sandbox', sandboxLog);
 	const sandboxInfo = await (await fetch(`http://127.0.0.1:${sandboxPort}/__sandbox/info`)).json();
 
-	cluster = new QueueCluster({ paths, runtime, dir: home, addresses, database: DATABASE, redisPrefix: REDIS_PREFIX, encryptionKey: encryptionKey(), workers, mainPort: port, log });
+	cluster = new QueueCluster({
+		paths,
+		runtime,
+		dir: home,
+		addresses,
+		database: DATABASE,
+		redisPrefix: REDIS_PREFIX,
+		encryptionKey: encryptionKey(),
+		workers,
+		mainPort: port,
+		log,
+	});
 	await cluster.prepare();
-	log(`Starting n8n ${N8N_VERSION} in queue mode: main and ${workers} worker(s), settings from ${QUEUE_ENV_FILE}`);
+	log(
+		`Starting n8n ${N8N_VERSION} in queue mode: main and ${workers} worker(s), settings from ${QUEUE_ENV_FILE}`,
+	);
 	await cluster.start();
 	for (const entry of cluster.processes.values()) watch(entry.child, entry.name, entry.logFile);
 
 	const api = new N8nApi(cluster.mainUrl);
 	const owner = await api.ensureOwner();
-	const credential = await api.ensureSandboxCredential(EXAMPLE_CREDENTIAL.name, { apiKey: sandboxInfo.keys.admin, baseUrl: sandboxInfo.baseUrl, graphqlEndpoint: '' });
+	const credential = await api.ensureSandboxCredential(EXAMPLE_CREDENTIAL.name, {
+		apiKey: sandboxInfo.keys.admin,
+		baseUrl: sandboxInfo.baseUrl,
+		graphqlEndpoint: '',
+	});
 	const imported = await importExamplesViaApi(api, paths, credential);
 	const existing = new Set((await api.listWorkflows()).map((w) => w.name));
 	for (const file of QUEUE_EXAMPLES) {
-		const workflow = withCredential(JSON.parse(readFileSync(join(paths.examples, 'queue-mode', file), 'utf8')), credential);
+		const workflow = withCredential(
+			JSON.parse(readFileSync(join(paths.examples, 'queue-mode', file), 'utf8')),
+			credential,
+		);
 		const fresh = !existing.has(workflow.name);
-		if (fresh) await api.createWorkflow({ name: workflow.name, nodes: workflow.nodes, connections: workflow.connections, settings: workflow.settings ?? {} });
+		if (fresh)
+			await api.createWorkflow({
+				name: workflow.name,
+				nodes: workflow.nodes,
+				connections: workflow.connections,
+				settings: workflow.settings ?? {},
+			});
 		imported.push({ file, name: workflow.name, imported: fresh });
 	}
 
@@ -152,11 +217,25 @@ async function main() {
 			'',
 			line('Editor', cluster.mainUrl),
 			line('Email', OWNER.email),
-			line('Password', `${OWNER.password}${owner === 'created' ? '   (owner account created now)' : ''}`),
-			line('Processes', `main + ${cluster.workerNames.join(', ')}; executions run on the workers (${QUEUE_ENV_FILE})`),
+			line(
+				'Password',
+				`${OWNER.password}${owner === 'created' ? '   (owner account created now)' : ''}`,
+			),
+			line(
+				'Processes',
+				`main + ${cluster.workerNames.join(', ')}; executions run on the workers (${QUEUE_ENV_FILE})`,
+			),
 			line('Services', `PostgreSQL database ${DATABASE}, Redis keys ${REDIS_PREFIX}-*`),
-			line('Credential', `"${credential.name}" -> ${sandboxInfo.baseUrl} (${credential.created ? 'created' : 'updated'})`),
-			line('Workflows', imported.map((w) => `${w.name}${w.imported ? '' : ' (already there)'}`).join('\n' + ' '.repeat(width + 3))),
+			line(
+				'Credential',
+				`"${credential.name}" -> ${sandboxInfo.baseUrl} (${credential.created ? 'created' : 'updated'})`,
+			),
+			line(
+				'Workflows',
+				imported
+					.map((w) => `${w.name}${w.imported ? '' : ' (already there)'}`)
+					.join('\n' + ' '.repeat(width + 3)),
+			),
 			line('Sandbox', `${sandboxInfo.controlUrl}/info`),
 			line('Logs', `${home}/{main,worker-N,sandbox}.log`),
 			'',
@@ -167,6 +246,9 @@ async function main() {
 }
 
 main().catch((error) => {
-	const message = error instanceof ServiceUnavailableError ? `npm run start:queue needs PostgreSQL and Redis:\n${error.message}` : `npm run start:queue failed: ${error instanceof Error ? error.message : String(error)}`;
+	const message =
+		error instanceof ServiceUnavailableError
+			? `npm run start:queue needs PostgreSQL and Redis:\n${error.message}`
+			: `npm run start:queue failed: ${error instanceof Error ? error.message : String(error)}`;
 	void shutdown(1, message);
 });

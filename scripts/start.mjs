@@ -66,11 +66,16 @@ async function shutdown(code, why) {
 	if (children.length) log('Stopped.');
 	process.exit(code);
 }
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => void shutdown(0, `${signal} received`));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+	process.on(signal, () => void shutdown(0, `${signal} received`));
 
 function watch(child, name, logFile) {
 	child.on('exit', (code, signal) => {
-		if (!stopping) void shutdown(1, `${name} stopped unexpectedly (${code ?? signal}); last lines of ${logFile}:\n${tail(logFile, 30)}`);
+		if (!stopping)
+			void shutdown(
+				1,
+				`${name} stopped unexpectedly (${code ?? signal}); last lines of ${logFile}:\n${tail(logFile, 30)}`,
+			);
 	});
 }
 
@@ -79,8 +84,15 @@ async function main() {
 	const port = Number(flags.port);
 	const sandboxPort = Number(flags['sandbox-port']);
 	const cdnPort = Number(flags['cdn-port']);
-	for (const [name, p] of [['n8n', port], ['sandbox API', sandboxPort], ['sandbox CDN', cdnPort]]) {
-		if (await portInUse(p)) throw new Error(`Port ${p} (${name}) is already in use on 127.0.0.1: is another \`npm start\` running? Stop it, or pick other ports (npm start -- --help).`);
+	for (const [name, p] of [
+		['n8n', port],
+		['sandbox API', sandboxPort],
+		['sandbox CDN', cdnPort],
+	]) {
+		if (await portInUse(p))
+			throw new Error(
+				`Port ${p} (${name}) is already in use on 127.0.0.1: is another \`npm start\` running? Stop it, or pick other ports (npm start -- --help).`,
+			);
 	}
 
 	ensureBuilt(paths, log, flags.build);
@@ -95,7 +107,20 @@ async function main() {
 	const sandboxLog = join(home, 'sandbox.log');
 	const sandbox = await startSandboxProcess(
 		paths,
-		['--clock', 'real', '--port', String(sandboxPort), '--cdn-port', String(cdnPort), '--queue-ms', '1000', '--render-min-ms', '3000', '--render-max-ms', '8000'],
+		[
+			'--clock',
+			'real',
+			'--port',
+			String(sandboxPort),
+			'--cdn-port',
+			String(cdnPort),
+			'--queue-ms',
+			'1000',
+			'--render-min-ms',
+			'3000',
+			'--render-max-ms',
+			'8000',
+		],
 		{ logFile: sandboxLog },
 	);
 	children.push(sandbox.child);
@@ -104,7 +129,12 @@ async function main() {
 
 	const n8nLog = join(home, 'n8n.log');
 	// Community nodes as AI-agent tools (the MCP example: README, "As tools for AI agents").
-	const env = n8nEnv(runtime, { userFolder: home, port, brokerPort: await freePort(), extra: { N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true' } });
+	const env = n8nEnv(runtime, {
+		userFolder: home,
+		port,
+		brokerPort: await freePort(),
+		extra: { N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true' },
+	});
 	log(`Starting n8n ${N8N_VERSION} on Node ${runtime.version} (log: ${n8nLog})`);
 	const n8n = startN8nProcess(runtime, env, n8nLog);
 	children.push(n8n);
@@ -131,10 +161,24 @@ async function main() {
 			'',
 			line('Editor', url),
 			line('Email', OWNER.email),
-			line('Password', `${OWNER.password}${owner === 'created' ? '   (owner account created now)' : ''}`),
-			line('Credential', `"${credential.name}" -> ${sandbox.info.baseUrl} (${credential.created ? 'created' : 'updated'})`),
-			line('Workflows', imported.map((w) => `${w.name}${w.imported ? '' : ' (already there)'}`).join('\n' + ' '.repeat(width + 3))),
-			line('Sandbox', `${sandbox.info.controlUrl}/info (keys, ids; control API in sandbox/README.md)`),
+			line(
+				'Password',
+				`${OWNER.password}${owner === 'created' ? '   (owner account created now)' : ''}`,
+			),
+			line(
+				'Credential',
+				`"${credential.name}" -> ${sandbox.info.baseUrl} (${credential.created ? 'created' : 'updated'})`,
+			),
+			line(
+				'Workflows',
+				imported
+					.map((w) => `${w.name}${w.imported ? '' : ' (already there)'}`)
+					.join('\n' + ' '.repeat(width + 3)),
+			),
+			line(
+				'Sandbox',
+				`${sandbox.info.controlUrl}/info (keys, ids; control API in sandbox/README.md)`,
+			),
 			line('Logs', `${n8nLog}, ${sandboxLog}`),
 			'',
 			'  Ctrl-C stops n8n and the sandbox. Workflows and executions are kept in .n8n-e2e/home (npm start -- --reset to start over).',
@@ -143,4 +187,7 @@ async function main() {
 	);
 }
 
-main().catch((error) => void shutdown(1, `npm start failed: ${error instanceof Error ? error.message : String(error)}`));
+main().catch(
+	(error) =>
+		void shutdown(1, `npm start failed: ${error instanceof Error ? error.message : String(error)}`),
+);

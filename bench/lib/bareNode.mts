@@ -28,7 +28,12 @@ const bareList: INodeType = {
 		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		properties: [
 			{ displayName: 'Path', name: 'path', type: 'string', default: '/assets' },
-			{ displayName: 'Authenticated Helper', name: 'withAuthentication', type: 'boolean', default: true },
+			{
+				displayName: 'Authenticated Helper',
+				name: 'withAuthentication',
+				type: 'boolean',
+				default: true,
+			},
 			{ displayName: 'Pages in Flight', name: 'concurrency', type: 'number', default: 4 },
 		],
 	},
@@ -39,12 +44,28 @@ const bareList: INodeType = {
 		const withAuthentication = this.getNodeParameter('withAuthentication', 0) as boolean;
 		const concurrency = this.getNodeParameter('concurrency', 0) as number;
 		const get = async (page: number): Promise<Page> => {
-			const options = { method: 'GET' as const, url: `${baseUrl}${path}`, qs: { page, limit: 100 }, json: true };
-			if (withAuthentication) return (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options)) as Page;
-			return (await this.helpers.httpRequest({ ...options, headers: { Authorization: `Bearer ${String(credentials.apiKey)}` } })) as Page;
+			const options = {
+				method: 'GET' as const,
+				url: `${baseUrl}${path}`,
+				qs: { page, limit: 100 },
+				json: true,
+			};
+			if (withAuthentication)
+				return (await this.helpers.httpRequestWithAuthentication.call(
+					this,
+					CREDENTIAL_TYPE,
+					options,
+				)) as Page;
+			return (await this.helpers.httpRequest({
+				...options,
+				headers: { Authorization: `Bearer ${String(credentials.apiKey)}` },
+			})) as Page;
 		};
 		const first = await get(1);
-		const pages = Array.from({ length: Math.ceil(first.pagination.total / 100) - 1 }, (_, index) => index + 2);
+		const pages = Array.from(
+			{ length: Math.ceil(first.pagination.total / 100) - 1 },
+			(_, index) => index + 2,
+		);
 		const results = new Array<Page>(pages.length);
 		let next = 0;
 		const worker = async () => {

@@ -18,7 +18,12 @@ export type HttpRequestNodeStatus =
 /** node_modules/n8n-nodes-base under .n8n-e2e (as scripts/lib/n8n.mjs installs it: .n8n-e2e/n8n), complete installs only. */
 export function findNodesBase(): string | undefined {
 	if (!existsSync(E2E_DIR)) return undefined;
-	const roots = [E2E_DIR, ...readdirSync(E2E_DIR, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => join(E2E_DIR, entry.name))];
+	const roots = [
+		E2E_DIR,
+		...readdirSync(E2E_DIR, { withFileTypes: true })
+			.filter((entry) => entry.isDirectory())
+			.map((entry) => join(E2E_DIR, entry.name)),
+	];
 	for (const root of roots) {
 		// scripts/lib/n8n.mjs writes this marker when its install of n8n is complete.
 		if (root.endsWith(`${sep}n8n`) && !existsSync(join(root, '.install-complete.json'))) continue;
@@ -26,7 +31,8 @@ export function findNodesBase(): string | undefined {
 			join(root, 'node_modules', 'n8n-nodes-base'),
 			join(root, 'node_modules', 'n8n', 'node_modules', 'n8n-nodes-base'),
 		]) {
-			if (existsSync(join(candidate, 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js'))) return candidate;
+			if (existsSync(join(candidate, 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js')))
+				return candidate;
 		}
 	}
 	return undefined;
@@ -38,13 +44,24 @@ let loaded: Promise<HttpRequestNodeStatus> | undefined;
 export async function httpRequestNode(): Promise<HttpRequestNodeStatus> {
 	loaded ??= (async (): Promise<HttpRequestNodeStatus> => {
 		const packageDir = findNodesBase();
-		if (!packageDir) return { ok: false, reason: `n8n-nodes-base not found under ${E2E_DIR} (the real n8n is not installed yet)` };
-		const packageVersion = (JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string }).version;
+		if (!packageDir)
+			return {
+				ok: false,
+				reason: `n8n-nodes-base not found under ${E2E_DIR} (the real n8n is not installed yet)`,
+			};
+		const packageVersion = (
+			JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string }
+		).version;
 		const load = createRequire(join(packageDir, 'package.json'));
-		const module = load('./dist/nodes/HttpRequest/HttpRequest.node.js') as { HttpRequest: new () => INodeType | IVersionedNodeType };
+		const module = load('./dist/nodes/HttpRequest/HttpRequest.node.js') as {
+			HttpRequest: new () => INodeType | IVersionedNodeType;
+		};
 		const nodeType = new module.HttpRequest();
 		registerNodeType(HTTP_REQUEST_TYPE, nodeType);
-		const version = 'nodeVersions' in nodeType ? nodeType.description.defaultVersion ?? nodeType.currentVersion : 1;
+		const version =
+			'nodeVersions' in nodeType
+				? (nodeType.description.defaultVersion ?? nodeType.currentVersion)
+				: 1;
 		return { ok: true, version: Number(version), packageDir, packageVersion };
 	})();
 	return await loaded;
@@ -73,7 +90,9 @@ export function httpRequestPaginationParameters(url: string, pageSize: number): 
 			pagination: {
 				pagination: {
 					paginationMode: 'updateAParameterInEachRequest',
-					parameters: { parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' }] },
+					parameters: {
+						parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' }],
+					},
 					paginationCompleteWhen: 'other',
 					completeExpression: '={{ $response.body.pagination.next_page === null }}',
 				},

@@ -23,7 +23,12 @@ export interface Attempt {
  * Runs `count` tasks through the pacer. `send(index)` makes one HTTP request for task `index`
  * and says how it was answered; `deadline` (performance.now() ms) stops the run.
  */
-export async function runPaced(count: number, pacer: Pacer, send: (index: number) => Promise<Attempt>, deadline = Infinity): Promise<PacedOutcome & { timedOut: boolean }> {
+export async function runPaced(
+	count: number,
+	pacer: Pacer,
+	send: (index: number) => Promise<Attempt>,
+	deadline = Infinity,
+): Promise<PacedOutcome & { timedOut: boolean }> {
 	const queue = Array.from({ length: count }, (_, index) => index);
 	let ok = 0;
 	let failed = 0;
@@ -73,7 +78,14 @@ export async function runPaced(count: number, pacer: Pacer, send: (index: number
 			)
 			.finally(() => wake?.());
 	}
-	return { ok, failed, firstError, stats: pacer.stats, pace: pacer.pace, timedOut: ok + failed < count };
+	return {
+		ok,
+		failed,
+		firstError,
+		stats: pacer.stats,
+		pace: pacer.pace,
+		timedOut: ok + failed < count,
+	};
 }
 
 function headersOf(response: Response): Record<string, string | undefined> {
@@ -89,13 +101,26 @@ export interface PacedTarget {
 }
 
 /** Create `count` videos titled `${titlePrefix}${index}`. */
-export async function pacedCreate(target: PacedTarget, count: number, titlePrefix: string, templateId: string): Promise<PacedOutcome & { timedOut: boolean }> {
-	const headers = { authorization: `Bearer ${target.apiKey}`, 'content-type': 'application/json', accept: 'application/json' };
+export async function pacedCreate(
+	target: PacedTarget,
+	count: number,
+	titlePrefix: string,
+	templateId: string,
+): Promise<PacedOutcome & { timedOut: boolean }> {
+	const headers = {
+		authorization: `Bearer ${target.apiKey}`,
+		'content-type': 'application/json',
+		accept: 'application/json',
+	};
 	return await runPaced(
 		count,
 		new Pacer({ useHeaders: target.useHeaders, concurrency: target.concurrency }),
 		async (index) => {
-			const body = JSON.stringify({ title: `${titlePrefix}${index}`, template_id: templateId, customer_data: { first_name: `Customer ${index}` } });
+			const body = JSON.stringify({
+				title: `${titlePrefix}${index}`,
+				template_id: templateId,
+				customer_data: { first_name: `Customer ${index}` },
+			});
 			const response = await fetch(`${target.baseUrl}/videos`, { method: 'POST', headers, body });
 			await response.arrayBuffer();
 			return { status: response.status, headers: headersOf(response) };
@@ -110,13 +135,18 @@ interface Envelope {
 }
 
 /** Every asset: page 1 (alone: it gives the total), then the other pages through the pacer. */
-export async function pacedReturnAll(target: PacedTarget, pageSize: number): Promise<PacedOutcome & { timedOut: boolean; ids: string[]; requests: number }> {
+export async function pacedReturnAll(
+	target: PacedTarget,
+	pageSize: number,
+): Promise<PacedOutcome & { timedOut: boolean; ids: string[]; requests: number }> {
 	const headers = { authorization: `Bearer ${target.apiKey}`, accept: 'application/json' };
 	const pages = new Map<number, Envelope>();
 	let requests = 0;
 	const get = async (page: number): Promise<Attempt> => {
 		requests++;
-		const response = await fetch(`${target.baseUrl}/assets?page=${page}&limit=${pageSize}`, { headers });
+		const response = await fetch(`${target.baseUrl}/assets?page=${page}&limit=${pageSize}`, {
+			headers,
+		});
 		if (response.ok) pages.set(page, (await response.json()) as Envelope);
 		else await response.arrayBuffer();
 		return { status: response.status, headers: headersOf(response) };
@@ -126,8 +156,15 @@ export async function pacedReturnAll(target: PacedTarget, pageSize: number): Pro
 	const first = await runPaced(1, pacer, () => get(1), target.deadline);
 	const total = pages.get(1)?.pagination.total;
 	if (total === undefined) return { ...first, ids: [], requests };
-	const rest = await runPaced(Math.ceil(total / pageSize) - 1, pacer, (index) => get(index + 2), target.deadline);
-	const ids = [...pages.entries()].sort(([a], [b]) => a - b).flatMap(([, page]) => page.data.map((asset) => asset.id));
+	const rest = await runPaced(
+		Math.ceil(total / pageSize) - 1,
+		pacer,
+		(index) => get(index + 2),
+		target.deadline,
+	);
+	const ids = [...pages.entries()]
+		.sort(([a], [b]) => a - b)
+		.flatMap(([, page]) => page.data.map((asset) => asset.id));
 	return {
 		ok: first.ok + rest.ok,
 		failed: first.failed + rest.failed,

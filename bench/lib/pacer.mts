@@ -80,14 +80,18 @@ export class Pacer {
 	 * are in flight as allowed (before anything is known: 1, 2, 4, ...): ask again after an answer.
 	 */
 	nextSendAt(now: number): number | undefined {
-		const allowed = this.rate === undefined ? Math.min(this.window, this.options.concurrency) : this.options.concurrency;
+		const allowed =
+			this.rate === undefined
+				? Math.min(this.window, this.options.concurrency)
+				: this.options.concurrency;
 		if (this.inFlight >= allowed) return undefined;
 		let at = Math.max(now, this.pausedUntil, this.nextAt);
 		if (this.tokens && this.rate) {
 			// Spend what the service says is left, then one request per token as it comes.
 			const needed = this.tokens.burst >= 2 ? 1 + RESERVE : 1;
 			const level = this.tokenLevel(at);
-			if (level < needed) at += ((needed - level) / this.rate) * 1000 + (this.tokens.burst >= 2 ? 0 : PAD_MS);
+			if (level < needed)
+				at += ((needed - level) / this.rate) * 1000 + (this.tokens.burst >= 2 ? 0 : PAD_MS);
 		}
 		return at;
 	}
@@ -138,7 +142,10 @@ export class Pacer {
 	private onLimited(now: number, sentAt: number, answer: PacerAnswer): void {
 		this.stats.limited++;
 		const retryAfter = Number(answer.headers['retry-after']);
-		const waitMs = (Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : 1) * 1000 * (1 + 0.1 * this.random());
+		const waitMs =
+			(Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : 1) *
+			1000 *
+			(1 + 0.1 * this.random());
 		const until = now + waitMs;
 		if (until > this.pausedUntil) {
 			this.stats.pauses++;
@@ -187,7 +194,9 @@ export class Pacer {
 
 	/** RateLimit-Policy `q;w=s` gives the rate, RateLimit-Limit the burst, -Remaining the tokens. */
 	private readHeaders(now: number, answer: PacerAnswer): void {
-		const policy = /^\s*(\d+(?:\.\d+)?)\s*;\s*w=(\d+(?:\.\d+)?)/.exec(answer.headers['ratelimit-policy'] ?? '');
+		const policy = /^\s*(\d+(?:\.\d+)?)\s*;\s*w=(\d+(?:\.\d+)?)/.exec(
+			answer.headers['ratelimit-policy'] ?? '',
+		);
 		const limit = Number(answer.headers['ratelimit-limit']);
 		const remaining = Number(answer.headers['ratelimit-remaining']);
 		if (!policy || !Number.isFinite(limit) || !Number.isFinite(remaining)) return;

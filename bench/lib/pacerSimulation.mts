@@ -11,7 +11,15 @@ interface Simulated {
 	limited: number;
 }
 
-export function simulate(rate: number, burst: number, n: number, concurrency: number, useHeaders: boolean, seed: number, latencyMs = 4): Simulated {
+export function simulate(
+	rate: number,
+	burst: number,
+	n: number,
+	concurrency: number,
+	useHeaders: boolean,
+	seed: number,
+	latencyMs = 4,
+): Simulated {
 	let now = 0;
 	let state = seed;
 	const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
@@ -41,7 +49,12 @@ export function simulate(rate: number, burst: number, n: number, concurrency: nu
 			at(now + latencyMs / 2, () => {
 				const decision = limiter.check('GET', '/v1/assets', 'Bearer k');
 				const status = decision && !decision.allowed ? 429 : 200;
-				const headers = Object.fromEntries(Object.entries(decision?.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+				const headers = Object.fromEntries(
+					Object.entries(decision?.headers ?? {}).map(([name, value]) => [
+						name.toLowerCase(),
+						value,
+					]),
+				);
 				at(now + latencyMs / 2, () => {
 					pacer.onAnswer(now, sentAt, { status, headers });
 					if (status === 429) pending++;
@@ -74,9 +87,18 @@ if (process.argv[1]?.endsWith('pacerSimulation.mts')) {
 			[2, 2],
 		]) {
 			for (const useHeaders of [false, true]) {
-				const runs = [1, 2, 3].map((seed) => simulate(rate, burst, n, concurrency, useHeaders, seed));
-				const text = runs.map((run) => `${run.ratio.toFixed(2)}× N/R, ${run.limited} × 429 (${((100 * run.limited) / run.requests).toFixed(1)} %)`).join(' | ');
-				console.log(`${operation}, R=${rate}, B=${burst}, ${useHeaders ? 'headers   ' : '429s only '}: ${text}`);
+				const runs = [1, 2, 3].map((seed) =>
+					simulate(rate, burst, n, concurrency, useHeaders, seed),
+				);
+				const text = runs
+					.map(
+						(run) =>
+							`${run.ratio.toFixed(2)}× N/R, ${run.limited} × 429 (${((100 * run.limited) / run.requests).toFixed(1)} %)`,
+					)
+					.join(' | ');
+				console.log(
+					`${operation}, R=${rate}, B=${burst}, ${useHeaders ? 'headers   ' : '429s only '}: ${text}`,
+				);
 			}
 		}
 	}

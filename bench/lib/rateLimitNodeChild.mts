@@ -42,15 +42,24 @@ async function run(): Promise<NodeRunReport> {
 						title: `={{ "${job.titlePrefix}" + $json.index }}`,
 						template: { __rl: true, mode: 'id', value: job.templateId },
 						customerDataMode: 'keyValue',
-						customerData: { values: [{ key: 'first_name', value: '={{ "Customer " + $json.index }}' }] },
+						customerData: {
+							values: [{ key: 'first_name', value: '={{ "Customer " + $json.index }}' }],
+						},
 					},
 					credentials,
 					items,
 				})
-			: await runNode({ parameters: { resource: 'asset', operation: 'getAll', returnAll: true }, credentials });
+			: await runNode({
+					parameters: { resource: 'asset', operation: 'getAll', returnAll: true },
+					credentials,
+				});
 	const ms = performance.now() - started;
-	const good = result.items.filter((item) => typeof item.json.id === 'string' && item.json.error === undefined);
-	const message = result.error ? [result.error.message, result.error.description].filter(Boolean).join(' — ') : undefined;
+	const good = result.items.filter(
+		(item) => typeof item.json.id === 'string' && item.json.error === undefined,
+	);
+	const message = result.error
+		? [result.error.message, result.error.description].filter(Boolean).join(' — ')
+		: undefined;
 	return {
 		ms,
 		ok: good.length,
@@ -65,7 +74,11 @@ process.on('message', (message) => {
 	if (message !== 'go') return;
 	void run().then(
 		(report) => process.send?.(report, () => process.exit(0)),
-		(error: unknown) => process.send?.({ ms: 0, ok: 0, failed: 0, distinct: 0, error: `harness: ${String(error)}` }, () => process.exit(1)),
+		(error: unknown) =>
+			process.send?.(
+				{ ms: 0, ok: 0, failed: 0, distinct: 0, error: `harness: ${String(error)}` },
+				() => process.exit(1),
+			),
 	);
 });
 process.send?.({ ready: true });

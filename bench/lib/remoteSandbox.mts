@@ -24,14 +24,23 @@ interface Reply {
 }
 
 export async function startRemoteSandbox(options: SandboxOptions = {}): Promise<RemoteSandbox> {
-	const child: ChildProcess = fork(join(process.cwd(), 'bench', 'lib', 'sandboxChild.mts'), [JSON.stringify(options)], {
-		execArgv: ['--import', 'tsx'],
-		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-	});
-	const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+	const child: ChildProcess = fork(
+		join(process.cwd(), 'bench', 'lib', 'sandboxChild.mts'),
+		[JSON.stringify(options)],
+		{
+			execArgv: ['--import', 'tsx'],
+			stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+		},
+	);
+	const waiting = new Map<
+		number,
+		{ resolve: (value: unknown) => void; reject: (error: Error) => void }
+	>();
 	let nextId = 0;
 	const ready = new Promise<NonNullable<Reply['ready']>>((resolve, reject) => {
-		child.once('exit', (code) => reject(new Error(`sandbox child exited (${code}) before it was ready`)));
+		child.once('exit', (code) =>
+			reject(new Error(`sandbox child exited (${code}) before it was ready`)),
+		);
 		child.on('message', (reply: Reply) => {
 			if (reply.ready) return resolve(reply.ready);
 			const pending = reply.id === undefined ? undefined : waiting.get(reply.id);

@@ -43,15 +43,27 @@ export function table(rows: Row[]): string {
 	if (rows.length === 0) return '(no rows)';
 	const columns = Object.keys(rows[0]);
 	const text = (value: Row[string]) => (value === undefined || value === null ? '' : String(value));
-	const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => text(row[column]).length)));
-	const line = (cells: string[]) => cells.map((cell, index) => cell.padEnd(widths[index])).join('  ').trimEnd();
-	return [line(columns), line(widths.map((width) => '-'.repeat(width))), ...rows.map((row) => line(columns.map((column) => text(row[column]))))].join('\n');
+	const widths = columns.map((column) =>
+		Math.max(column.length, ...rows.map((row) => text(row[column]).length)),
+	);
+	const line = (cells: string[]) =>
+		cells
+			.map((cell, index) => cell.padEnd(widths[index]))
+			.join('  ')
+			.trimEnd();
+	return [
+		line(columns),
+		line(widths.map((width) => '-'.repeat(width))),
+		...rows.map((row) => line(columns.map((column) => text(row[column])))),
+	].join('\n');
 }
 
 export function machine(): Record<string, string | number> {
 	let os = `${osType()} ${release()}`;
 	try {
-		const pretty = /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(readFileSync('/etc/os-release', 'utf8'))?.[1];
+		const pretty = /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(
+			readFileSync('/etc/os-release', 'utf8'),
+		)?.[1];
 		if (pretty) os = `${pretty}, kernel ${release()}`;
 	} catch {
 		// not Linux: keep the generic name
@@ -85,9 +97,24 @@ export interface Results {
 }
 
 /** Prints the detail table and the figures, and writes bench/results/<name>.json. */
-export function writeResults(name: string, command: string, figures: Figure[], detail: DetailTable, details: Record<string, unknown>): void {
+export function writeResults(
+	name: string,
+	command: string,
+	figures: Figure[],
+	detail: DetailTable,
+	details: Record<string, unknown>,
+): void {
 	mkdirSync(RESULTS_DIR, { recursive: true });
-	const result: Results = { name, command, date: new Date().toISOString(), machine: machine(), figures, table: detail, details, loadAverage: loadavg().map((value) => round(value, 2)) };
+	const result: Results = {
+		name,
+		command,
+		date: new Date().toISOString(),
+		machine: machine(),
+		figures,
+		table: detail,
+		details,
+		loadAverage: loadavg().map((value) => round(value, 2)),
+	};
 	writeFileSync(join(RESULTS_DIR, `${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
 	console.log(`\n${detail.title}`);
 	console.log(table(detail.rows));

@@ -16,7 +16,8 @@ function revive(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(revive);
 	if (value !== null && typeof value === 'object') {
 		const entries = Object.entries(value as Record<string, unknown>);
-		if (entries.length === 1 && entries[0][0] === 'regex' && typeof entries[0][1] === 'string') return new RegExp(entries[0][1]);
+		if (entries.length === 1 && entries[0][0] === 'regex' && typeof entries[0][1] === 'string')
+			return new RegExp(entries[0][1]);
 		return Object.fromEntries(entries.map(([key, inner]) => [key, revive(inner)]));
 	}
 	return value;
@@ -38,7 +39,12 @@ const send = (message: unknown) => process.send?.(message);
 process.on('message', (message: Call) => {
 	void invoke(message.path, message.args).then(
 		(value) => send({ id: message.id, ok: true, value }),
-		(error: unknown) => send({ id: message.id, ok: false, error: error instanceof Error ? error.stack : String(error) }),
+		(error: unknown) =>
+			send({
+				id: message.id,
+				ok: false,
+				error: error instanceof Error ? error.stack : String(error),
+			}),
 	);
 });
 process.on('disconnect', () => {
@@ -48,4 +54,11 @@ process.on('disconnect', () => {
 const options = JSON.parse(process.argv[2] ?? '{}') as SandboxOptions;
 const sandbox = await startSandbox({ quiet: true, ...options });
 state.sandbox = sandbox;
-send({ ready: { baseUrl: sandbox.baseUrl, cdnUrl: sandbox.cdnUrl, keys: sandbox.keys, known: sandbox.known } });
+send({
+	ready: {
+		baseUrl: sandbox.baseUrl,
+		cdnUrl: sandbox.cdnUrl,
+		keys: sandbox.keys,
+		known: sandbox.known,
+	},
+});

@@ -12,7 +12,9 @@ import { binaryItem, engine, runNode } from '../../test/harness/engine.mts';
 const MB = 1e6;
 
 function status(field: 'VmRSS' | 'VmHWM'): number {
-	const line = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync('/proc/self/status', 'utf8'));
+	const line = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(
+		readFileSync('/proc/self/status', 'utf8'),
+	);
 	if (!line) throw new Error(`no ${field} in /proc/self/status`);
 	return Number(line[1]) * 1024;
 }
@@ -37,7 +39,12 @@ const size = statSync(file).size;
 await engine();
 // Warm the engine and the HTTP path once with a small upload, so that loading code is baseline.
 const warm = await runNode({
-	parameters: { resource: 'asset', operation: 'upload', binaryPropertyName: 'data', name: 'warm-up' },
+	parameters: {
+		resource: 'asset',
+		operation: 'upload',
+		binaryPropertyName: 'data',
+		name: 'warm-up',
+	},
 	credentials: { apiKey, baseUrl },
 	items: [await binaryItem(Buffer.alloc(4096, 1), 'warm.mp4', 'video/mp4')],
 });
@@ -58,7 +65,12 @@ const sampler = setInterval(() => {
 }, 5);
 const started = Date.now();
 const result = await runNode({
-	parameters: { resource: 'asset', operation: 'upload', binaryPropertyName: 'data', name: 'Big upload' },
+	parameters: {
+		resource: 'asset',
+		operation: 'upload',
+		binaryPropertyName: 'data',
+		name: 'Big upload',
+	},
 	credentials: { apiKey, baseUrl },
 	items: [item],
 });

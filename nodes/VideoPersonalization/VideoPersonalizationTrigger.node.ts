@@ -1,4 +1,10 @@
-import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS, serviceClient } from './transport/client';
@@ -47,7 +53,11 @@ export class VideoPersonalizationTrigger implements INodeType {
 				default: ['published'],
 				options: [
 					{ name: 'Video Failed', value: 'failed', description: 'A video could not be rendered' },
-					{ name: 'Video Published', value: 'published', description: 'A video finished rendering and has its URL' },
+					{
+						name: 'Video Published',
+						value: 'published',
+						description: 'A video finished rendering and has its URL',
+					},
 				],
 				description:
 					'Which changes start the workflow. Each video fires once per final status; videos that were already finished when the workflow was published do not fire.',
@@ -60,7 +70,10 @@ export class VideoPersonalizationTrigger implements INodeType {
 			(event): event is FinalStatus => event === 'published' || event === 'failed',
 		);
 		if (events.length === 0) {
-			throw new NodeOperationError(this.getNode(), 'Events: choose Video Published, Video Failed or both');
+			throw new NodeOperationError(
+				this.getNode(),
+				'Events: choose Video Published, Video Failed or both',
+			);
 		}
 		const api = await serviceClient(this);
 		const source: PageSource = {
@@ -75,14 +88,21 @@ export class VideoPersonalizationTrigger implements INodeType {
 				// The one page-size discovery of the package; the poll reads positions off the size served.
 				// A request that runs out of the poll's time (a long Retry-After) ends the poll's reading: it
 				// commits what it concluded instead of failing.
-				const { page: served, size } = await fetchRestPageAtServiceSize(api, call, page, limit).catch(
-					async (error: unknown) => await Promise.reject(isOutOfTime(error) ? new OutOfTime() : error),
+				const { page: served, size } = await fetchRestPageAtServiceSize(
+					api,
+					call,
+					page,
+					limit,
+				).catch(
+					async (error: unknown) =>
+						await Promise.reject(isOutOfTime(error) ? new OutOfTime() : error),
 				);
 				const result = { ...served, limit: size };
 				// The poll places every video by its id and created_at: one without them is an answer out of shape.
 				for (const [index, video] of result.items.entries()) {
 					const problem = unplaceable(video);
-					if (problem) throw api.error({ kind: 'shape', detail: `data[${index}]: ${problem}` }, call);
+					if (problem)
+						throw api.error({ kind: 'shape', detail: `data[${index}]: ${problem}` }, call);
 				}
 				return result;
 			},
@@ -101,19 +121,23 @@ export class VideoPersonalizationTrigger implements INodeType {
 			typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() / 2 : MAX_POLL_MS,
 		);
 		const run = await pollOnce({
-				key: `${this.getWorkflow().id ?? ''}:${this.getNode().id ?? this.getNode().name}`,
-				staticData: this.getWorkflowStaticData('node') as IDataObject,
-				source,
-				now: () => Date.now(),
-				budgetMs,
+			key: `${this.getWorkflow().id ?? ''}:${this.getNode().id ?? this.getNode().name}`,
+			staticData: this.getWorkflowStaticData('node') as IDataObject,
+			source,
+			now: () => Date.now(),
+			budgetMs,
 			leaseMarginMs: LEASE_MARGIN_MS,
 		});
 		if (run.status !== 'done') {
-			this.logger.debug(`Video Personalization Trigger: poll skipped (${run.status === 'busy' ? 'the previous poll is still running' : 'superseded'})`);
+			this.logger.debug(
+				`Video Personalization Trigger: poll skipped (${run.status === 'busy' ? 'the previous poll is still running' : 'superseded'})`,
+			);
 			return null;
 		}
 		for (const id of run.outcome.lost) {
-			this.logger.warn(`Video Personalization Trigger: video "${id}" left the render queue and could not be found again (deleted?)`);
+			this.logger.warn(
+				`Video Personalization Trigger: video "${id}" left the render queue and could not be found again (deleted?)`,
+			);
 		}
 		const items = run.outcome.events.filter((event) => events.includes(event.status)).map(toItem);
 		return items.length > 0 ? [items] : null;

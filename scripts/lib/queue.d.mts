@@ -33,14 +33,20 @@ export class ServiceUnavailableError extends Error {
 	/** 'PostgreSQL', 'Redis' or both. */
 	readonly services: string[];
 }
-export function checkServices(addresses: ServiceAddresses): Promise<{ postgresVersion: string; redisVersion: string }>;
+export function checkServices(
+	addresses: ServiceAddresses,
+): Promise<{ postgresVersion: string; redisVersion: string }>;
 
 export function testDatabaseName(now?: Date): string;
 export function testDatabaseCreatedAt(name: string): number | undefined;
 export function createDatabase(postgres: PostgresAddress, name: string): Promise<void>;
 export function databaseExists(postgres: PostgresAddress, name: string): Promise<boolean>;
 export function dropDatabase(postgres: PostgresAddress, name: string): Promise<void>;
-export function sweepTestDatabases(postgres: PostgresAddress, olderThanMs?: number, now?: number): Promise<string[]>;
+export function sweepTestDatabases(
+	postgres: PostgresAddress,
+	olderThanMs?: number,
+	now?: number,
+): Promise<string[]>;
 export function deleteRedisKeys(redis: RedisAddress, prefixes: string[]): Promise<number>;
 
 export interface LogEntry {
@@ -101,5 +107,8 @@ export class QueueCluster {
 	logEntries(name: string): LogEntry[];
 	executionsByWorker(): Map<string, string[]>;
 	tail(name: string, lines?: number): string;
-	static until<T>(predicate: () => T | undefined | false | null | Promise<T | undefined | false | null>, options: { timeoutMs: number; everyMs?: number; what: string }): Promise<T>;
+	static until<T>(
+		predicate: () => T | undefined | false | null | Promise<T | undefined | false | null>,
+		options: { timeoutMs: number; everyMs?: number; what: string },
+	): Promise<T>;
 }

@@ -8,7 +8,16 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { freePort, installPackage, n8nEnv, sleep, startN8nProcess, stopProcess, tail, waitForN8n } from './n8n.mjs';
+import {
+	freePort,
+	installPackage,
+	n8nEnv,
+	sleep,
+	startN8nProcess,
+	stopProcess,
+	tail,
+	waitForN8n,
+} from './n8n.mjs';
 
 export const QUEUE_ENV_FILE = 'queue-mode.env';
 /** Databases made by test:queue are named so, with their creation time, so stale ones can be swept. */
@@ -29,7 +38,9 @@ export function parseEnvFile(text, fileName = 'env file') {
 		if (!match) throw new Error(`${where}: expected KEY=VALUE, found ${JSON.stringify(line)}`);
 		const [, key, value] = match;
 		if (/^["']|\s#|\$|^\s|\s$/.test(value)) {
-			throw new Error(`${where}: ${key} has quotes, an inline comment, a $ reference or surrounding spaces; write the plain value`);
+			throw new Error(
+				`${where}: ${key} has quotes, an inline comment, a $ reference or surrounding spaces; write the plain value`,
+			);
 		}
 		if (Object.hasOwn(env, key)) throw new Error(`${where}: ${key} is set twice`);
 		env[key] = value;
@@ -49,7 +60,9 @@ export function readQueueEnv(root) {
 export function withSharedEnv(shared, own) {
 	for (const [key, value] of Object.entries(own)) {
 		if (Object.hasOwn(shared, key) && shared[key] !== String(value)) {
-			throw new Error(`${key} comes from ${QUEUE_ENV_FILE} (${shared[key]}); a process may not change it (${value})`);
+			throw new Error(
+				`${key} comes from ${QUEUE_ENV_FILE} (${shared[key]}); a process may not change it (${value})`,
+			);
 		}
 	}
 	return { ...own, ...shared };
@@ -58,7 +71,8 @@ export function withSharedEnv(shared, own) {
 function port(value, name, fallback) {
 	if (value === undefined || value === '') return fallback;
 	const n = Number(value);
-	if (!Number.isInteger(n) || n < 1 || n > 65535) throw new Error(`${name} must be a TCP port, not ${JSON.stringify(value)}`);
+	if (!Number.isInteger(n) || n < 1 || n > 65535)
+		throw new Error(`${name} must be a TCP port, not ${JSON.stringify(value)}`);
 	return n;
 }
 
@@ -84,7 +98,14 @@ export function serviceAddresses(env = process.env) {
 }
 
 function pgClient(postgres, database = 'postgres') {
-	return new pg.Client({ host: postgres.host, port: postgres.port, user: postgres.user, password: postgres.password, database, connectionTimeoutMillis: 5000 });
+	return new pg.Client({
+		host: postgres.host,
+		port: postgres.port,
+		user: postgres.user,
+		password: postgres.password,
+		database,
+		connectionTimeoutMillis: 5000,
+	});
 }
 
 function redisClient(redis) {
@@ -162,7 +183,8 @@ export async function checkServices(addresses) {
 }
 
 function quoteIdentifier(name) {
-	if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`Unexpected database name ${JSON.stringify(name)}`);
+	if (!/^[a-z0-9_]+$/.test(name))
+		throw new Error(`Unexpected database name ${JSON.stringify(name)}`);
 	return `"${name}"`;
 }
 
@@ -174,7 +196,9 @@ export function testDatabaseName(now = new Date()) {
 
 /** When a database made by testDatabaseName was created, or undefined for other names. */
 export function testDatabaseCreatedAt(name) {
-	const match = new RegExp(`^${TEST_DATABASE_PREFIX}(\\d{4})(\\d{2})(\\d{2})(\\d{2})(\\d{2})(\\d{2})_[0-9a-f]{6}$`).exec(name);
+	const match = new RegExp(
+		`^${TEST_DATABASE_PREFIX}(\\d{4})(\\d{2})(\\d{2})(\\d{2})(\\d{2})(\\d{2})_[0-9a-f]{6}$`,
+	).exec(name);
 	if (!match) return undefined;
 	const [, y, mo, d, h, mi, s] = match;
 	return Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
@@ -194,7 +218,9 @@ export async function databaseExists(postgres, name) {
 	const client = pgClient(postgres);
 	await client.connect();
 	try {
-		return (await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1;
+		return (
+			(await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1
+		);
 	} finally {
 		await client.end();
 	}
@@ -219,7 +245,9 @@ export async function sweepTestDatabases(postgres, olderThanMs = 6 * 3_600_000, 
 	await client.connect();
 	const dropped = [];
 	try {
-		const { rows } = await client.query('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${TEST_DATABASE_PREFIX}%`]);
+		const { rows } = await client.query('SELECT datname FROM pg_database WHERE datname LIKE $1', [
+			`${TEST_DATABASE_PREFIX}%`,
+		]);
 		for (const { datname } of rows) {
 			const created = testDatabaseCreatedAt(datname);
 			if (created !== undefined && now - created > olderThanMs) {
@@ -261,7 +289,8 @@ export function parseJsonLog(text) {
 		if (!line.startsWith('{')) continue;
 		try {
 			const entry = JSON.parse(line);
-			if (entry && typeof entry === 'object' && typeof entry.message === 'string') entries.push(entry);
+			if (entry && typeof entry === 'object' && typeof entry.message === 'string')
+				entries.push(entry);
 		} catch {
 			// a line that only looks like JSON
 		}
@@ -285,7 +314,20 @@ export function executionsStarted(entries) {
  * its own ports; all share queue-mode.env, one database and one Redis key prefix.
  */
 export class QueueCluster {
-	constructor({ paths, runtime, dir, addresses, database, redisPrefix, encryptionKey, workers = 2, logLevel = 'info', mainPort, extraEnv = {}, log = () => undefined }) {
+	constructor({
+		paths,
+		runtime,
+		dir,
+		addresses,
+		database,
+		redisPrefix,
+		encryptionKey,
+		workers = 2,
+		logLevel = 'info',
+		mainPort,
+		extraEnv = {},
+		log = () => undefined,
+	}) {
 		this.paths = paths;
 		this.runtime = runtime;
 		this.dir = dir;
@@ -344,14 +386,29 @@ export class QueueCluster {
 			const healthPort = role === 'worker' ? await freePort() : undefined;
 			const own = {
 				...this.deploymentEnv(),
-				...(role === 'worker' ? { QUEUE_HEALTH_CHECK_PORT: String(healthPort), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' } : {}),
+				...(role === 'worker'
+					? { QUEUE_HEALTH_CHECK_PORT: String(healthPort), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' }
+					: {}),
 				...this.extraEnv,
 			};
 			// Workers get the main's port for N8N_PORT so that the URLs they build (WEBHOOK_URL,
 			// a Wait node's $execution.resumeUrl) point at the main, which takes every request.
-			const base = n8nEnv(this.runtime, { userFolder, port: mainPort, brokerPort: await freePort(), logLevel: this.logLevel });
+			const base = n8nEnv(this.runtime, {
+				userFolder,
+				port: mainPort,
+				brokerPort: await freePort(),
+				logLevel: this.logLevel,
+			});
 			const env = { ...base, ...withSharedEnv(this.shared, own) };
-			this.processes.set(name, { name, role, userFolder, logFile: join(this.dir, `${name}.log`), env, child: undefined, healthPort });
+			this.processes.set(name, {
+				name,
+				role,
+				userFolder,
+				logFile: join(this.dir, `${name}.log`),
+				env,
+				child: undefined,
+				healthPort,
+			});
 		};
 		await add('main', 'main');
 		for (let index = 1; index <= this.workerCount; index++) await add(`worker-${index}`, 'worker');
@@ -373,7 +430,12 @@ export class QueueCluster {
 		const entry = this.process(name);
 		if (this.isRunning(name)) throw new Error(`${name} is already running`);
 		const started = Date.now();
-		entry.child = startN8nProcess(this.runtime, entry.env, entry.logFile, entry.role === 'worker' ? ['worker'] : ['start']);
+		entry.child = startN8nProcess(
+			this.runtime,
+			entry.env,
+			entry.logFile,
+			entry.role === 'worker' ? ['worker'] : ['start'],
+		);
 		const url = entry.role === 'worker' ? `http://127.0.0.1:${entry.healthPort}` : this.mainUrl;
 		await waitForN8n(url, entry.child, { timeoutMs, logFile: entry.logFile });
 		const seconds = (Date.now() - started) / 1000;
@@ -446,7 +508,8 @@ export class QueueCluster {
 		for (;;) {
 			const value = await predicate();
 			if (value) return value;
-			if (Date.now() > deadline) throw new Error(`Timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}`);
+			if (Date.now() > deadline)
+				throw new Error(`Timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}`);
 			await sleep(everyMs);
 		}
 	}

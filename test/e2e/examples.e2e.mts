@@ -50,7 +50,11 @@ interface RunResult {
 	status?: string;
 }
 
-const WORKFLOW_IDS = { crm: 'vpExampleCrm0001', batch: 'vpExampleBatch01', trigger: 'vpExampleTrig001' };
+const WORKFLOW_IDS = {
+	crm: 'vpExampleCrm0001',
+	batch: 'vpExampleBatch01',
+	trigger: 'vpExampleTrig001',
+};
 const log = makeLogger('e2e');
 
 let paths: Paths;
@@ -64,18 +68,35 @@ let testStarted: number;
 /** The items a node put out on one output in its first run. */
 function output(result: RunResult, node: string, index = 0): Item[] {
 	const runs = result.data.resultData.runData[node];
-	assert.ok(runs?.length, `node "${node}" did not run; nodes that ran: ${Object.keys(result.data.resultData.runData).join(', ')}`);
-	assert.equal(runs[0].executionStatus, 'success', `node "${node}": ${runs[0].error?.message ?? runs[0].executionStatus}`);
+	assert.ok(
+		runs?.length,
+		`node "${node}" did not run; nodes that ran: ${Object.keys(result.data.resultData.runData).join(', ')}`,
+	);
+	assert.equal(
+		runs[0].executionStatus,
+		'success',
+		`node "${node}": ${runs[0].error?.message ?? runs[0].executionStatus}`,
+	);
 	return runs[0].data?.main?.[index] ?? [];
 }
 
 async function execute(workflowId: string): Promise<RunResult> {
 	const started = Date.now();
 	const r = await runN8nCli(runtime, env, ['execute', `--id=${workflowId}`, '--rawOutput']);
-	log(`n8n execute --id=${workflowId}: exit ${r.code} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-	assert.equal(r.code, 0, `n8n execute --id=${workflowId} failed:\n${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}`);
+	log(
+		`n8n execute --id=${workflowId}: exit ${r.code} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+	);
+	assert.equal(
+		r.code,
+		0,
+		`n8n execute --id=${workflowId} failed:\n${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}`,
+	);
 	const result = parseRawOutput(r.stdout) as RunResult;
-	assert.equal(result.data.resultData.error, undefined, `execution error: ${result.data.resultData.error?.message}`);
+	assert.equal(
+		result.data.resultData.error,
+		undefined,
+		`execution error: ${result.data.resultData.error?.message}`,
+	);
 	return result;
 }
 
@@ -135,21 +156,39 @@ describe('example workflows in a real n8n', { timeout: 20 * 60_000 }, () => {
 				},
 			]),
 		);
-		const creds = await runN8nCli(runtime, env, ['import:credentials', `--input=${credentialsFile}`]);
+		const creds = await runN8nCli(runtime, env, [
+			'import:credentials',
+			`--input=${credentialsFile}`,
+		]);
 		assert.equal(creds.code, 0, creds.stdout + creds.stderr);
 		assert.match(creds.stdout, /Successfully imported 1 credential/);
 
 		const examples = readExamples(paths);
 		assert.deepEqual(examples.map((e) => e.workflow.id).sort(), Object.values(WORKFLOW_IDS).sort());
 		for (const { file, workflow } of examples) {
-			const ours = workflow.nodes.filter((n) => n.type.startsWith('n8n-nodes-video-personalization.'));
+			const ours = workflow.nodes.filter((n) =>
+				n.type.startsWith('n8n-nodes-video-personalization.'),
+			);
 			assert.ok(ours.length > 0, `${file} uses no Video Personalization node`);
-			for (const node of ours) assert.deepEqual(node.credentials?.[CREDENTIAL_TYPE], EXAMPLE_CREDENTIAL, `${file}: ${node.name}`);
+			for (const node of ours)
+				assert.deepEqual(
+					node.credentials?.[CREDENTIAL_TYPE],
+					EXAMPLE_CREDENTIAL,
+					`${file}: ${node.name}`,
+				);
 			for (const node of workflow.nodes) {
-				assert.match(node.type, /^(n8n-nodes-base|n8n-nodes-video-personalization)\./, `${file}: ${node.name} is ${node.type}`);
+				assert.match(
+					node.type,
+					/^(n8n-nodes-base|n8n-nodes-video-personalization)\./,
+					`${file}: ${node.name} is ${node.type}`,
+				);
 			}
 		}
-		const workflows = await runN8nCli(runtime, env, ['import:workflow', '--separate', `--input=${paths.examples}`]);
+		const workflows = await runN8nCli(runtime, env, [
+			'import:workflow',
+			'--separate',
+			`--input=${paths.examples}`,
+		]);
 		assert.equal(workflows.code, 0, workflows.stdout + workflows.stderr);
 		assert.match(workflows.stdout, /Successfully imported 3 workflows/);
 	});
@@ -174,7 +213,11 @@ describe('example workflows in a real n8n', { timeout: 20 * 60_000 }, () => {
 		});
 		assert.ok(stored.createdAt >= testStarted, 'the video was created by this run');
 
-		assert.equal(output(result, 'Published?', 1).length, 0, 'nothing on the "render failed" branch');
+		assert.equal(
+			output(result, 'Published?', 1).length,
+			0,
+			'nothing on the "render failed" branch',
+		);
 		const updates = output(result, 'CRM update (video URL)');
 		assert.equal(updates.length, 1);
 		assert.deepEqual(updates[0].json, {
@@ -198,9 +241,14 @@ describe('example workflows in a real n8n', { timeout: 20 * 60_000 }, () => {
 		let watching = true;
 		const watcher = (async () => {
 			while (watching && !forced) {
-				const video = sandbox.store.listVideos().find((v) => v.title === failTitle && v.createdAt >= testStarted);
+				const video = sandbox.store
+					.listVideos()
+					.find((v) => v.title === failTitle && v.createdAt >= testStarted);
 				if (video) {
-					assert.ok(video.status === 'draft' || video.status === 'processing', `already ${video.status}`);
+					assert.ok(
+						video.status === 'draft' || video.status === 'processing',
+						`already ${video.status}`,
+					);
 					sandbox.store.setVideoOutcome(video.id, { status: 'failed' });
 					forced = video.id;
 				}
@@ -217,7 +265,9 @@ describe('example workflows in a real n8n', { timeout: 20 * 60_000 }, () => {
 		}
 		assert.ok(forced, `no video "${failTitle}" appeared`);
 
-		const created = sandbox.store.listVideos().filter((v) => v.createdAt >= since && v.title.startsWith('Renewal reminder for '));
+		const created = sandbox.store
+			.listVideos()
+			.filter((v) => v.createdAt >= since && v.title.startsWith('Renewal reminder for '));
 		assert.equal(created.length, 5, 'one video per customer');
 		const videos = output(result, 'Create renewal videos');
 		assert.deepEqual(videos.map((v) => v.json.id).sort(), created.map((v) => v.id).sort());
@@ -226,21 +276,40 @@ describe('example workflows in a real n8n', { timeout: 20 * 60_000 }, () => {
 		const published = created.filter((v) => v.status === 'published');
 		const failed = created.filter((v) => v.status === 'failed');
 		assert.deepEqual(
-			{ total: summary.total, published: summary.published, failed: summary.failed, not_finished: summary.not_finished },
+			{
+				total: summary.total,
+				published: summary.published,
+				failed: summary.failed,
+				not_finished: summary.not_finished,
+			},
 			{ total: 5, published: published.length, failed: failed.length, not_finished: 0 },
 		);
 		assert.equal(published.length, 4);
-		assert.deepEqual(failed.map((v) => v.id), [forced]);
-		assert.deepEqual([...(summary.urls as string[])].sort(), published.map((v) => `${sandbox.cdnUrl}/videos/${v.id}.mp4`).sort());
+		assert.deepEqual(
+			failed.map((v) => v.id),
+			[forced],
+		);
+		assert.deepEqual(
+			[...(summary.urls as string[])].sort(),
+			published.map((v) => `${sandbox.cdnUrl}/videos/${v.id}.mp4`).sort(),
+		);
 		for (const entry of summary.videos as Json[]) {
 			const stored = sandbox.store.getVideo(String(entry.id));
 			assert.ok(stored, `summary names unknown video ${String(entry.id)}`);
 			assert.equal(entry.status, stored.status);
 			assert.equal(entry.title, stored.title);
-			assert.equal(entry.url, stored.status === 'published' ? `${sandbox.cdnUrl}/videos/${stored.id}.mp4` : null);
+			assert.equal(
+				entry.url,
+				stored.status === 'published' ? `${sandbox.cdnUrl}/videos/${stored.id}.mp4` : null,
+			);
 		}
 		const ben = created.find((v) => v.id === forced);
-		assert.deepEqual(ben?.customerData, { first_name: 'Ben', company: 'Blue Harbor', plan: 'Team', renewal_date: '2026-12-03' });
+		assert.deepEqual(ben?.customerData, {
+			first_name: 'Ben',
+			company: 'Blue Harbor',
+			plan: 'Team',
+			renewal_date: '2026-12-03',
+		});
 		assert.equal(ben?.aspectRatio, '16:9');
 	});
 
@@ -257,66 +326,111 @@ describe('example workflows in a real n8n', { timeout: 20 * 60_000 }, () => {
 		assert.equal(file.fileName, `${latest.id}.mp4`);
 		const stored = binaryFile(file.id);
 		assert.ok(existsSync(stored), stored);
-		assert.equal(sha256(stored), sha256(join(paths.root, 'sandbox', 'media', 'video.mp4')), 'the downloaded file is the rendered MP4');
+		assert.equal(
+			sha256(stored),
+			sha256(join(paths.root, 'sandbox', 'media', 'video.mp4')),
+			'the downloaded file is the rendered MP4',
+		);
 	});
 
-	it('(c) published in a running n8n, the trigger fires for a video that finishes afterwards', { timeout: 6 * 60_000 }, async () => {
-		const port = Number(env.N8N_PORT);
-		const logFile = join(userFolder, 'n8n.log');
-		n8n = startN8nProcess(runtime, env, logFile);
-		const url = `http://127.0.0.1:${port}`;
-		await waitForN8n(url, n8n, { logFile });
-		const api = new N8nApi(url);
-		assert.equal(await api.ensureOwner(), 'created');
-		const imported = await api.listWorkflows();
-		assert.deepEqual(imported.map((w) => w.id).sort(), Object.values(WORKFLOW_IDS).sort(), 'the owner sees the imported examples');
+	it(
+		'(c) published in a running n8n, the trigger fires for a video that finishes afterwards',
+		{ timeout: 6 * 60_000 },
+		async () => {
+			const port = Number(env.N8N_PORT);
+			const logFile = join(userFolder, 'n8n.log');
+			n8n = startN8nProcess(runtime, env, logFile);
+			const url = `http://127.0.0.1:${port}`;
+			await waitForN8n(url, n8n, { logFile });
+			const api = new N8nApi(url);
+			assert.equal(await api.ensureOwner(), 'created');
+			const imported = await api.listWorkflows();
+			assert.deepEqual(
+				imported.map((w) => w.id).sort(),
+				Object.values(WORKFLOW_IDS).sort(),
+				'the owner sees the imported examples',
+			);
 
-		const activated = await api.activateWorkflow(WORKFLOW_IDS.trigger);
-		assert.equal(activated.active, true);
-		const publishedAt = Date.now();
-		// Videos that finished before publishing must not fire; this one finishes after.
-		const res = await fetch(`${sandbox.baseUrl}/videos`, {
-			method: 'POST',
-			headers: { authorization: `Bearer ${sandbox.keys.user}`, 'content-type': 'application/json' },
-			body: JSON.stringify({ title: 'Trigger e2e', template_id: 'tpl_stock_thank_you', customer_data: { first_name: 'Trig' } }),
-		});
-		assert.equal(res.status, 201);
-		const created = (await res.json()) as { id: string };
-		log(`published the trigger workflow; created ${created.id}; waiting for the next poll (every minute)`);
+			const activated = await api.activateWorkflow(WORKFLOW_IDS.trigger);
+			assert.equal(activated.active, true);
+			const publishedAt = Date.now();
+			// Videos that finished before publishing must not fire; this one finishes after.
+			const res = await fetch(`${sandbox.baseUrl}/videos`, {
+				method: 'POST',
+				headers: {
+					authorization: `Bearer ${sandbox.keys.user}`,
+					'content-type': 'application/json',
+				},
+				body: JSON.stringify({
+					title: 'Trigger e2e',
+					template_id: 'tpl_stock_thank_you',
+					customer_data: { first_name: 'Trig' },
+				}),
+			});
+			assert.equal(res.status, 201);
+			const created = (await res.json()) as { id: string };
+			log(
+				`published the trigger workflow; created ${created.id}; waiting for the next poll (every minute)`,
+			);
 
-		const flatted = createRequire(join(paths.n8nDir, 'node_modules', 'n8n', 'package.json'))('flatted') as { parse(text: string): unknown };
-		const deadline = Date.now() + 150_000;
-		let found: { execution: { id: string; status: string; mode: string }; result: RunResult } | undefined;
-		const seen = new Set<string>();
-		while (!found && Date.now() < deadline) {
-			await sleep(3000);
-			for (const summary of await api.listExecutions(WORKFLOW_IDS.trigger)) {
-				if (seen.has(summary.id) || summary.status === 'running' || summary.status === 'new') continue;
-				seen.add(summary.id);
-				const execution = await api.getExecution(summary.id);
-				if (!execution.data.includes(created.id)) continue;
-				found = { execution, result: { data: flatted.parse(execution.data) as RunResult['data'], status: execution.status } };
+			const flatted = createRequire(join(paths.n8nDir, 'node_modules', 'n8n', 'package.json'))(
+				'flatted',
+			) as { parse(text: string): unknown };
+			const deadline = Date.now() + 150_000;
+			let found:
+				| { execution: { id: string; status: string; mode: string }; result: RunResult }
+				| undefined;
+			const seen = new Set<string>();
+			while (!found && Date.now() < deadline) {
+				await sleep(3000);
+				for (const summary of await api.listExecutions(WORKFLOW_IDS.trigger)) {
+					if (seen.has(summary.id) || summary.status === 'running' || summary.status === 'new')
+						continue;
+					seen.add(summary.id);
+					const execution = await api.getExecution(summary.id);
+					if (!execution.data.includes(created.id)) continue;
+					found = {
+						execution,
+						result: {
+							data: flatted.parse(execution.data) as RunResult['data'],
+							status: execution.status,
+						},
+					};
+				}
 			}
-		}
-		assert.ok(found, `no execution contains ${created.id} within 150 s of publishing (executions seen: ${[...seen].join(', ') || 'none'}); n8n log:\n${tail(logFile, 40)}`);
-		log(`execution ${found.execution.id} fired ${Math.round((Date.now() - publishedAt) / 1000)} s after publishing`);
-		assert.equal(found.execution.mode, 'trigger');
-		assert.equal(found.execution.status, 'success');
-		const events = output(found.result, 'When a video is published').map((item) => item.json);
-		const event = events.find((e) => e.id === created.id);
-		assert.ok(event, 'the trigger item is the video');
-		assert.equal(event.event, 'video.published');
-		assert.equal(event.status, 'published');
-		assert.equal(event.url, `${sandbox.cdnUrl}/videos/${created.id}.mp4`);
-		for (const e of events) {
-			const stored = sandbox.store.getVideo(String(e.id));
-			assert.ok(stored && stored.status === 'published', `event for ${String(e.id)} (${stored?.status})`);
-			assert.ok(stored.finishAt >= publishedAt - 1000, `${stored.id} finished before the workflow was published`);
-		}
-		const downloaded = output(found.result, 'Hand off (replace with upload)').find((item) => item.json.id === created.id);
-		assert.equal(downloaded?.binary?.data?.mimeType, 'video/mp4');
-		assert.equal(downloaded?.binary?.data?.fileName, `${created.id}.mp4`);
+			assert.ok(
+				found,
+				`no execution contains ${created.id} within 150 s of publishing (executions seen: ${[...seen].join(', ') || 'none'}); n8n log:\n${tail(logFile, 40)}`,
+			);
+			log(
+				`execution ${found.execution.id} fired ${Math.round((Date.now() - publishedAt) / 1000)} s after publishing`,
+			);
+			assert.equal(found.execution.mode, 'trigger');
+			assert.equal(found.execution.status, 'success');
+			const events = output(found.result, 'When a video is published').map((item) => item.json);
+			const event = events.find((e) => e.id === created.id);
+			assert.ok(event, 'the trigger item is the video');
+			assert.equal(event.event, 'video.published');
+			assert.equal(event.status, 'published');
+			assert.equal(event.url, `${sandbox.cdnUrl}/videos/${created.id}.mp4`);
+			for (const e of events) {
+				const stored = sandbox.store.getVideo(String(e.id));
+				assert.ok(
+					stored && stored.status === 'published',
+					`event for ${String(e.id)} (${stored?.status})`,
+				);
+				assert.ok(
+					stored.finishAt >= publishedAt - 1000,
+					`${stored.id} finished before the workflow was published`,
+				);
+			}
+			const downloaded = output(found.result, 'Hand off (replace with upload)').find(
+				(item) => item.json.id === created.id,
+			);
+			assert.equal(downloaded?.binary?.data?.mimeType, 'video/mp4');
+			assert.equal(downloaded?.binary?.data?.fileName, `${created.id}.mp4`);
 
-		await api.deactivateWorkflow(WORKFLOW_IDS.trigger);
-	});
+			await api.deactivateWorkflow(WORKFLOW_IDS.trigger);
+		},
+	);
 });

@@ -2,7 +2,11 @@
 export interface McpTool {
 	name: string;
 	description?: string;
-	inputSchema: { type: 'object'; properties?: Record<string, { type?: string; description?: string }>; required?: string[] };
+	inputSchema: {
+		type: 'object';
+		properties?: Record<string, { type?: string; description?: string }>;
+		required?: string[];
+	};
 }
 
 export interface McpToolResult {

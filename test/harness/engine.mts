@@ -76,7 +76,9 @@ function captureLogger(): void {
 	// The Logger class must be n8n-core's own copy for Container to hand the same instance to nodes.
 	const rootRequire = createRequire(join(REPO_ROOT, 'package.json'));
 	const coreRequire = createRequire(rootRequire.resolve('n8n-core'));
-	const { Logger } = coreRequire('@n8n/backend-common') as { Logger: new (...args: never[]) => object };
+	const { Logger } = coreRequire('@n8n/backend-common') as {
+		Logger: new (...args: never[]) => object;
+	};
 	const logger = Container.get(Logger as never) as object;
 	// Its methods are read-only: shadow them on an object that inherits the rest.
 	const capturing = Object.create(logger) as Record<string, unknown>;
@@ -164,14 +166,24 @@ class HarnessCredentialsHelper extends ICredentialsHelper {
 	): Promise<IHttpRequestOptions> {
 		const { authenticate } = this.type;
 		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
-		if (!authenticate || authenticate.type !== 'generic' || !workflow || !node) return requestOptions;
+		if (!authenticate || authenticate.type !== 'generic' || !workflow || !node)
+			return requestOptions;
 		const resolve = (value: string): string => {
 			if (!value.startsWith('=')) return value;
-			const resolved = workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '');
+			const resolved = workflow.expression.getSimpleParameterValue(
+				node,
+				value,
+				'internal',
+				{ $credentials: credentials },
+				undefined,
+				'',
+			);
 			return resolved ? String(resolved) : '';
 		};
 		for (const [outer, entries] of Object.entries(authenticate.properties)) {
-			const target = ((requestOptions as unknown as Record<string, Record<string, string>>)[outer] ??= {});
+			const target = ((requestOptions as unknown as Record<string, Record<string, string>>)[
+				outer
+			] ??= {});
 			for (const [key, value] of Object.entries(entries as Record<string, string>)) {
 				target[resolve(key)] = resolve(value);
 			}
@@ -295,7 +307,12 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const type = await credentialType();
 	const helper = new HarnessCredentialsHelper(type, options.credentials);
 	const node: INode = {
-		...harnessNode('node-under-test', 'Video Personalization', options.nodeType ?? NODE_TYPE, options.parameters),
+		...harnessNode(
+			'node-under-test',
+			'Video Personalization',
+			options.nodeType ?? NODE_TYPE,
+			options.parameters,
+		),
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 		...options.node,
 	};
@@ -313,7 +330,9 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const data = additionalData(helper, hooks);
 	const runExecutionData = createRunExecutionData({
 		executionData: {
-			nodeExecutionStack: [{ node, data: { main: [options.items ?? [{ json: {} }]] }, source: null }],
+			nodeExecutionStack: [
+				{ node, data: { main: [options.items ?? [{ json: {} }]] }, source: null },
+			],
 		},
 	});
 	const execution = new WorkflowExecute(data, 'manual', runExecutionData);
@@ -351,10 +370,18 @@ function valueAtPath(value: unknown, path: string): unknown {
 	return path
 		.replace(/\[(\d+)\]/g, '.$1')
 		.split('.')
-		.reduce<unknown>((current, key) => (current !== null && typeof current === 'object' ? (current as Record<string, unknown>)[key] : undefined), value);
+		.reduce<unknown>(
+			(current, key) =>
+				current !== null && typeof current === 'object'
+					? (current as Record<string, unknown>)[key]
+					: undefined,
+			value,
+		);
 }
 
-export async function testCredential(data: ICredentialDataDecryptedObject): Promise<INodeCredentialTestResult> {
+export async function testCredential(
+	data: ICredentialDataDecryptedObject,
+): Promise<INodeCredentialTestResult> {
 	const type = await credentialType();
 	const helper = new HarnessCredentialsHelper(type, data);
 	const testRequest = type.test;
@@ -370,7 +397,15 @@ export async function testCredential(data: ICredentialDataDecryptedObject): Prom
 			inputs: ['main'],
 			outputs: ['main'],
 			credentials: [{ name: CREDENTIAL_TYPE, required: true }],
-			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request: testRequest.request } }],
+			properties: [
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					default: '',
+					routing: { request: testRequest.request },
+				},
+			],
 		},
 	};
 	const node = harnessNode('temp', 'Temp-Node', 'n8n-nodes-base.noOp', {});
@@ -394,12 +429,19 @@ export async function testCredential(data: ICredentialDataDecryptedObject): Prom
 		[],
 	);
 	const decrypted = await helper.getDecrypted();
-	const routingNode = new RoutingNode(context, nodeType, { id: 'harness', name: 'Harness', type: CREDENTIAL_TYPE, data: decrypted });
+	const routingNode = new RoutingNode(context, nodeType, {
+		id: 'harness',
+		name: 'Harness',
+		type: CREDENTIAL_TYPE,
+		data: decrypted,
+	});
 	let response: Awaited<ReturnType<RoutingNode['runNode']>>;
 	try {
 		response = await routingNode.runNode();
 	} catch (caught) {
-		const error = caught as Error & { cause?: { response?: { status: number; statusText?: string }; code?: string } };
+		const error = caught as Error & {
+			cause?: { response?: { status: number; statusText?: string }; code?: string };
+		};
 		const status = error.cause?.response?.status;
 		if (status !== undefined) {
 			for (const rule of testRequest.rules ?? []) {
@@ -408,7 +450,10 @@ export async function testCredential(data: ICredentialDataDecryptedObject): Prom
 				}
 			}
 			if (status < 199 || status > 299) {
-				return { status: 'Error', message: error.cause?.response?.statusText || `Received HTTP status code: ${status}` };
+				return {
+					status: 'Error',
+					message: error.cause?.response?.statusText || `Received HTTP status code: ${status}`,
+				};
 			}
 		} else if (error.cause?.code) {
 			return { status: 'Error', message: error.cause.code };
@@ -419,7 +464,8 @@ export async function testCredential(data: ICredentialDataDecryptedObject): Prom
 	for (const rule of testRequest.rules ?? []) {
 		if (rule.type !== 'responseSuccessBody') continue;
 		const json = response?.[0]?.[0]?.json;
-		if (valueAtPath(json, rule.properties.key) === rule.properties.value) return { status: 'Error', message: rule.properties.message };
+		if (valueAtPath(json, rule.properties.key) === rule.properties.value)
+			return { status: 'Error', message: rule.properties.message };
 	}
 	return { status: 'OK', message: 'Connection successful!' };
 }
@@ -440,7 +486,12 @@ export async function pollTrigger(options: PollOptions): Promise<INodeExecutionD
 	const { nodeTypes } = await engine();
 	const type = await credentialType();
 	const helper = new HarnessCredentialsHelper(type, options.credentials);
-	const node = harnessNode('trigger-under-test', 'Video Personalization Trigger', TRIGGER_TYPE, options.parameters);
+	const node = harnessNode(
+		'trigger-under-test',
+		'Video Personalization Trigger',
+		TRIGGER_TYPE,
+		options.parameters,
+	);
 	const workflow = new Workflow({
 		id: 'wf-trigger',
 		nodes: [node],
@@ -449,7 +500,13 @@ export async function pollTrigger(options: PollOptions): Promise<INodeExecutionD
 		nodeTypes,
 		staticData: { [`node:${node.name}`]: options.staticData },
 	});
-	const context = new PollContext(workflow, node, additionalData(helper), options.mode ?? 'trigger', options.activation ?? 'activate');
+	const context = new PollContext(
+		workflow,
+		node,
+		additionalData(helper),
+		options.mode ?? 'trigger',
+		options.activation ?? 'activate',
+	);
 	const budget = options.pollBudgetMs;
 	if (budget !== undefined) Object.assign(context, { getPollBudgetMs: () => budget });
 	const nodeType = nodeTypes.getByNameAndVersion(TRIGGER_TYPE, 1);
@@ -467,7 +524,13 @@ export async function listSearch(
 	const { nodeTypes } = await engine();
 	const helper = new HarnessCredentialsHelper(await credentialType(), credentials);
 	const node = harnessNode('node-in-editor', 'Video Personalization', NODE_TYPE, {});
-	const workflow = new Workflow({ id: 'wf-editor', nodes: [node], connections: {}, active: false, nodeTypes });
+	const workflow = new Workflow({
+		id: 'wf-editor',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes,
+	});
 	const context = new LoadOptionsContext(workflow, node, additionalData(helper), 'parameters');
 	const search = nodeTypes.getByNameAndVersion(NODE_TYPE, 1).methods?.listSearch?.[method];
 	if (!search) throw new Error(`the node has no listSearch method "${method}"`);
@@ -483,7 +546,13 @@ export async function resourceMapping(
 	const { nodeTypes } = await engine();
 	const helper = new HarnessCredentialsHelper(await credentialType(), credentials);
 	const node = harnessNode('node-in-editor', 'Video Personalization', NODE_TYPE, parameters);
-	const workflow = new Workflow({ id: 'wf-editor', nodes: [node], connections: {}, active: false, nodeTypes });
+	const workflow = new Workflow({
+		id: 'wf-editor',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes,
+	});
 	const data = additionalData(helper);
 	data.currentNodeParameters = parameters;
 	const context = new LoadOptionsContext(workflow, node, data, 'parameters.templateFields');

@@ -18,6 +18,9 @@ export function useSandbox(options: SandboxOptions = {}): () => Sandbox {
 }
 
 /** Credential data pointing at a sandbox with one of its keys. */
-export function credentialsFor(sandbox: Sandbox, apiKey: string = sandbox.keys.user): ICredentialDataDecryptedObject {
+export function credentialsFor(
+	sandbox: Sandbox,
+	apiKey: string = sandbox.keys.user,
+): ICredentialDataDecryptedObject {
 	return { apiKey, baseUrl: sandbox.baseUrl };
 }

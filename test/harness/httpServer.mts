@@ -48,7 +48,12 @@ export async function startTestServer(
 	};
 }
 
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+	response: ServerResponse,
+	status: number,
+	body: unknown,
+	headers: Record<string, string> = {},
+): void {
 	response.writeHead(status, { 'Content-Type': 'application/json', ...headers });
 	response.end(JSON.stringify(body));
 }

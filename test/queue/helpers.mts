@@ -40,13 +40,25 @@ let flatted: Flatted | undefined;
 
 /** n8n's own copy of flatted, which wrote the execution data. */
 function parser(paths: Paths): Flatted {
-	flatted ??= createRequire(join(paths.n8nDir, 'node_modules', 'n8n', 'package.json'))('flatted') as Flatted;
+	flatted ??= createRequire(join(paths.n8nDir, 'node_modules', 'n8n', 'package.json'))(
+		'flatted',
+	) as Flatted;
 	return flatted;
 }
 
 export async function getExecution(api: N8nApi, paths: Paths, id: string): Promise<Execution> {
-	const raw = (await api.request('GET', `/executions/${id}`)) as { id: string; status: string; mode: string; data: string };
-	return { id: raw.id, status: raw.status, mode: raw.mode, data: parser(paths).parse(raw.data) as RunData };
+	const raw = (await api.request('GET', `/executions/${id}`)) as {
+		id: string;
+		status: string;
+		mode: string;
+		data: string;
+	};
+	return {
+		id: raw.id,
+		status: raw.status,
+		mode: raw.mode,
+		data: parser(paths).parse(raw.data) as RunData,
+	};
 }
 
 /** Every execution of a workflow, newest first (the API gives at most 100 per page). */
@@ -55,14 +67,24 @@ export async function listExecutions(api: N8nApi, workflowId: string): Promise<E
 	const all: ExecutionSummary[] = [];
 	for (;;) {
 		const lastId = all.length ? `&lastId=${all[all.length - 1].id}` : '';
-		const page = ((await api.request('GET', `/executions?filter=${filter}&limit=100${lastId}`)) as { results?: ExecutionSummary[] }).results ?? [];
+		const page =
+			(
+				(await api.request('GET', `/executions?filter=${filter}&limit=100${lastId}`)) as {
+					results?: ExecutionSummary[];
+				}
+			).results ?? [];
 		all.push(...page);
 		if (page.length < 100) return all;
 	}
 }
 
 /** Waits until an execution has finished (or is waiting, if `orWaiting`), then reads it whole. */
-export async function waitForExecution(api: N8nApi, paths: Paths, id: string, { timeoutMs = 120_000, orWaiting = false } = {}): Promise<Execution> {
+export async function waitForExecution(
+	api: N8nApi,
+	paths: Paths,
+	id: string,
+	{ timeoutMs = 120_000, orWaiting = false } = {},
+): Promise<Execution> {
 	await QueueCluster.until(
 		async () => {
 			const { status } = (await api.request('GET', `/executions/${id}`)) as { status: string };
@@ -74,8 +96,14 @@ export async function waitForExecution(api: N8nApi, paths: Paths, id: string, { 
 }
 
 /** "Execute workflow" from a trigger, as the editor does (offloaded to a worker by queue-mode.env). */
-export async function runManually(api: N8nApi, workflowId: string, trigger: string): Promise<string> {
-	const result = (await api.request('POST', `/workflows/${workflowId}/run`, { triggerToStartFrom: { name: trigger } })) as { executionId?: string };
+export async function runManually(
+	api: N8nApi,
+	workflowId: string,
+	trigger: string,
+): Promise<string> {
+	const result = (await api.request('POST', `/workflows/${workflowId}/run`, {
+		triggerToStartFrom: { name: trigger },
+	})) as { executionId?: string };
 	if (!result.executionId) throw new Error(`no execution started: ${JSON.stringify(result)}`);
 	return result.executionId;
 }
@@ -84,7 +112,12 @@ export async function runManually(api: N8nApi, workflowId: string, trigger: stri
  * POSTs to a production webhook, retrying while n8n has not registered it yet (publishing is
  * asynchronous). Gives up on an answer after `timeoutMs`.
  */
-export async function callWebhook(mainUrl: string, path: string, body: unknown, timeoutMs = 150_000): Promise<Response> {
+export async function callWebhook(
+	mainUrl: string,
+	path: string,
+	body: unknown,
+	timeoutMs = 150_000,
+): Promise<Response> {
 	const deadline = Date.now() + 30_000;
 	for (;;) {
 		const res = await fetch(`${mainUrl}/webhook/${path}`, {
@@ -100,11 +133,22 @@ export async function callWebhook(mainUrl: string, path: string, body: unknown, 
 }
 
 /** The batch the queue-mode example's webhook takes: `count` customers tagged `tag`, in calls of `perCall`. */
-export function customerBatches(tag: string, count: number, perCall: number): Array<Array<Record<string, string>>> {
+export function customerBatches(
+	tag: string,
+	count: number,
+	perCall: number,
+): Array<Array<Record<string, string>>> {
 	return Array.from({ length: Math.ceil(count / perCall) }, (_, call) =>
 		Array.from({ length: Math.min(perCall, count - call * perCall) }, (_, index) => {
 			const n = call * perCall + index + 1;
-			return { customer_id: `${tag}-${n}`, first_name: `Customer${n}`, last_name: 'Queue', company: `Company ${n}`, plan: 'Pro', renewal_date: '2026-12-01' };
+			return {
+				customer_id: `${tag}-${n}`,
+				first_name: `Customer${n}`,
+				last_name: 'Queue',
+				company: `Company ${n}`,
+				plan: 'Pro',
+				renewal_date: '2026-12-01',
+			};
 		}),
 	);
 }

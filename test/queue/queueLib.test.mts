@@ -21,7 +21,12 @@ const root = join(__dirname, '..', '..');
 
 describe('parseEnvFile', () => {
 	it('reads KEY=VALUE lines, skipping comments and blank lines', () => {
-		expect(parseEnvFile('# a comment\n\nA=1\nB=two words\r\nC=\n  D=x=y  \n')).toEqual({ A: '1', B: 'two words', C: '', D: 'x=y' });
+		expect(parseEnvFile('# a comment\n\nA=1\nB=two words\r\nC=\n  D=x=y  \n')).toEqual({
+			A: '1',
+			B: 'two words',
+			C: '',
+			D: 'x=y',
+		});
 	});
 
 	it.each([
@@ -55,7 +60,8 @@ describe('queue-mode.env', () => {
 	});
 
 	it("leaves binary data in n8n's queue-mode default and holds nothing particular to one deployment", () => {
-		const particular = /^(N8N_BINARY_DATA_MODE|N8N_DEFAULT_BINARY_DATA_MODE|N8N_ENCRYPTION_KEY|N8N_USER_FOLDER|N8N_PORT|.*_HOST|.*_PASSWORD|.*_DATABASE|.*_URL)$/;
+		const particular =
+			/^(N8N_BINARY_DATA_MODE|N8N_DEFAULT_BINARY_DATA_MODE|N8N_ENCRYPTION_KEY|N8N_USER_FOLDER|N8N_PORT|.*_HOST|.*_PASSWORD|.*_DATABASE|.*_URL)$/;
 		expect(Object.keys(shared).filter((key) => particular.test(key))).toEqual([]);
 	});
 });
@@ -64,7 +70,10 @@ describe('withSharedEnv', () => {
 	const shared = { EXECUTIONS_MODE: 'queue', DB_TYPE: 'postgresdb' };
 
 	it("adds the process's own settings to the shared ones", () => {
-		expect(withSharedEnv(shared, { DB_POSTGRESDB_HOST: 'db', DB_TYPE: 'postgresdb' })).toEqual({ ...shared, DB_POSTGRESDB_HOST: 'db' });
+		expect(withSharedEnv(shared, { DB_POSTGRESDB_HOST: 'db', DB_TYPE: 'postgresdb' })).toEqual({
+			...shared,
+			DB_POSTGRESDB_HOST: 'db',
+		});
 	});
 
 	it('refuses to change a shared setting', () => {
@@ -83,14 +92,26 @@ describe('serviceAddresses', () => {
 	});
 
 	it('takes the addresses from PG* and REDIS_* variables', () => {
-		expect(serviceAddresses({ PGHOST: 'db', PGPORT: '6543', PGUSER: 'n8n', PGPASSWORD: 's', REDIS_HOST: 'cache', REDIS_PORT: '7000', REDIS_PASSWORD: 'r' })).toEqual({
+		expect(
+			serviceAddresses({
+				PGHOST: 'db',
+				PGPORT: '6543',
+				PGUSER: 'n8n',
+				PGPASSWORD: 's',
+				REDIS_HOST: 'cache',
+				REDIS_PORT: '7000',
+				REDIS_PASSWORD: 'r',
+			}),
+		).toEqual({
 			postgres: { host: 'db', port: 6543, user: 'n8n', password: 's' },
 			redis: { host: 'cache', port: 7000, password: 'r' },
 		});
 	});
 
 	it('refuses a port that is not one', () => {
-		expect(() => serviceAddresses({ REDIS_PORT: '6379x' })).toThrow('REDIS_PORT must be a TCP port, not "6379x"');
+		expect(() => serviceAddresses({ REDIS_PORT: '6379x' })).toThrow(
+			'REDIS_PORT must be a TCP port, not "6379x"',
+		);
 	});
 });
 
@@ -102,9 +123,13 @@ describe('checkServices', () => {
 		expect(failure).toBeInstanceOf(ServiceUnavailableError);
 		expect((failure as ServiceUnavailableError).services).toEqual(['PostgreSQL', 'Redis']);
 		const message = (failure as Error).message;
-		expect(message).toContain(`PostgreSQL is not reachable at 127.0.0.1:${pgPort} as user "postgres" (connect ECONNREFUSED 127.0.0.1:${pgPort})`);
+		expect(message).toContain(
+			`PostgreSQL is not reachable at 127.0.0.1:${pgPort} as user "postgres" (connect ECONNREFUSED 127.0.0.1:${pgPort})`,
+		);
 		expect(message).toContain('set PGHOST, PGPORT, PGUSER and PGPASSWORD');
-		expect(message).toContain(`Redis is not reachable at 127.0.0.1:${redisPort} (connect ECONNREFUSED 127.0.0.1:${redisPort})`);
+		expect(message).toContain(
+			`Redis is not reachable at 127.0.0.1:${redisPort} (connect ECONNREFUSED 127.0.0.1:${redisPort})`,
+		);
 		expect(message).toContain('set REDIS_HOST, REDIS_PORT (and REDIS_PASSWORD)');
 	});
 });
@@ -122,7 +147,11 @@ describe('test database names', () => {
 describe('reading where executions ran from n8n logs', () => {
 	const log = [
 		'===== n8n worker 2026-11-23T17:38:53.541Z =====',
-		JSON.stringify({ level: 'info', message: 'Worker started execution 12 (job 15)', metadata: { executionId: '12' } }),
+		JSON.stringify({
+			level: 'info',
+			message: 'Worker started execution 12 (job 15)',
+			metadata: { executionId: '12' },
+		}),
 		'{not json',
 		JSON.stringify({ level: 'info', message: 'Worker finished execution 12 (job 15)' }),
 		JSON.stringify({ level: 'info', message: 'Worker started execution 3 (job 16)' }),
@@ -152,9 +181,13 @@ describe('docker-compose.yml', () => {
 		environment?: Record<string, string>;
 		stop_grace_period?: string;
 	}
-	const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, Service> };
+	const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), {
+		merge: true,
+	}) as { services: Record<string, Service> };
 	const shared = readQueueEnv(root);
-	const n8nServices = Object.entries(compose.services).filter(([, service]) => service.build?.dockerfile === 'docker/n8n.Dockerfile');
+	const n8nServices = Object.entries(compose.services).filter(
+		([, service]) => service.build?.dockerfile === 'docker/n8n.Dockerfile',
+	);
 
 	it('runs one main and two workers, each from the image that carries the package', () => {
 		expect(n8nServices.map(([name, service]) => [name, service.command])).toEqual([
@@ -165,7 +198,11 @@ describe('docker-compose.yml', () => {
 		const dockerfile = readFileSync(join(root, 'docker', 'n8n.Dockerfile'), 'utf8');
 		expect(dockerfile).toMatch(/^FROM n8nio\/n8n:2\.41\.1$/m);
 		expect(dockerfile).toContain('/n8n/nodes/node_modules/n8n-nodes-video-personalization/dist');
-		expect(readFileSync(join(root, '.dockerignore'), 'utf8').split('\n').filter((line) => line && !line.startsWith('#'))).toEqual(['*', '!package.json', '!dist']);
+		expect(
+			readFileSync(join(root, '.dockerignore'), 'utf8')
+				.split('\n')
+				.filter((line) => line && !line.startsWith('#')),
+		).toEqual(['*', '!package.json', '!dist']);
 	});
 
 	it('gives every n8n service the settings of queue-mode.env and changes none of them', () => {
@@ -173,7 +210,14 @@ describe('docker-compose.yml', () => {
 			expect([name, service.env_file]).toEqual([name, 'queue-mode.env']);
 			const own = Object.keys(service.environment ?? {});
 			expect([name, own.filter((key) => Object.hasOwn(shared, key))]).toEqual([name, []]);
-			expect(own).toEqual(expect.arrayContaining(['DB_POSTGRESDB_HOST', 'QUEUE_BULL_REDIS_HOST', 'N8N_ENCRYPTION_KEY', 'N8N_WEBHOOK_URL']));
+			expect(own).toEqual(
+				expect.arrayContaining([
+					'DB_POSTGRESDB_HOST',
+					'QUEUE_BULL_REDIS_HOST',
+					'N8N_ENCRYPTION_KEY',
+					'N8N_WEBHOOK_URL',
+				]),
+			);
 		}
 	});
 

@@ -4,7 +4,9 @@ import type { WorkflowJson } from '../../scripts/lib/n8n.mjs';
 
 type Credential = { id: string; name: string };
 
-const credentialsOf = (credential: Credential) => ({ videoPersonalizationApi: { id: credential.id, name: credential.name } });
+const credentialsOf = (credential: Credential) => ({
+	videoPersonalizationApi: { id: credential.id, name: credential.name },
+});
 
 /**
  * Download a file, wait for a go-ahead, upload it as an asset. Started by a production webhook
@@ -22,7 +24,8 @@ export function downloadWaitUpload(path: string, credential: Credential): Omit<W
 				type: 'n8n-nodes-base.webhook',
 				typeVersion: 2,
 				parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-				webhookId: path, position: [0, 0],
+				webhookId: path,
+				position: [0, 0],
 			},
 			{
 				name: 'Download',
@@ -30,7 +33,10 @@ export function downloadWaitUpload(path: string, credential: Credential): Omit<W
 				typeVersion: 4.2,
 				parameters: {
 					url: '={{ $json.body.url }}',
-					options: { response: { response: { responseFormat: 'file', outputPropertyName: 'data' } }, timeout: 600_000 },
+					options: {
+						response: { response: { responseFormat: 'file', outputPropertyName: 'data' } },
+						timeout: 600_000,
+					},
 				},
 				position: [220, 0],
 			},
@@ -41,8 +47,18 @@ export function downloadWaitUpload(path: string, credential: Credential): Omit<W
 				parameters: {
 					assignments: {
 						assignments: [
-							{ id: 'resume-url', name: 'resume_url', value: '={{ $execution.resumeUrl }}', type: 'string' },
-							{ id: 'asset-name', name: 'asset_name', value: "={{ $('Start').item.json.body.name }}", type: 'string' },
+							{
+								id: 'resume-url',
+								name: 'resume_url',
+								value: '={{ $execution.resumeUrl }}',
+								type: 'string',
+							},
+							{
+								id: 'asset-name',
+								name: 'asset_name',
+								value: "={{ $('Start').item.json.body.name }}",
+								type: 'string',
+							},
 						],
 					},
 					// Other fields and the binary "data" pass through (Set 3.4 keeps binaries with them).
@@ -56,14 +72,20 @@ export function downloadWaitUpload(path: string, credential: Credential): Omit<W
 				type: 'n8n-nodes-base.wait',
 				typeVersion: 1.1,
 				parameters: { resume: 'webhook', httpMethod: 'POST', options: {} },
-				webhookId: `${path}-resume`, position: [660, 0],
+				webhookId: `${path}-resume`,
+				position: [660, 0],
 			},
 			{
 				// The Wait node puts out what the go-ahead call sent; the file comes from before it.
 				name: 'The file again',
 				type: 'n8n-nodes-base.merge',
 				typeVersion: 3.2,
-				parameters: { mode: 'chooseBranch', chooseBranchMode: 'waitForAll', output: 'specifiedInput', useDataOfInput: 2 },
+				parameters: {
+					mode: 'chooseBranch',
+					chooseBranchMode: 'waitForAll',
+					output: 'specifiedInput',
+					useDataOfInput: 2,
+				},
 				position: [880, 100],
 			},
 			{

@@ -14,7 +14,12 @@ const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 async function getAsset(options: IDataObject, cancelWhen?: Promise<unknown>) {
 	const s = sandbox();
 	return await runNode({
-		parameters: { resource: 'asset', operation: 'get', assetId: byId(s.known.usedAssetId), options },
+		parameters: {
+			resource: 'asset',
+			operation: 'get',
+			assetId: byId(s.known.usedAssetId),
+			options,
+		},
 		credentials: credentialsFor(s),
 		cancelWhen,
 	});
@@ -48,8 +53,12 @@ describe('the time budget (Give Up After)', () => {
 		const s = sandbox();
 		s.faults.script([{ kind: 'hang', match: { path: '/v1/assets/*' }, times: 'always' }]);
 		const { error } = await getAsset({ giveUpAfter: 0.05 });
-		expect(error?.message).toMatch(/^The service did not answer in time to get the asset .* \(gave up after [23] s, the time budget of 3 s\) \[item 0\]$/);
-		expect(error?.description).toMatch(/Raise Options > Give Up After \(Minutes\) to keep trying longer/);
+		expect(error?.message).toMatch(
+			/^The service did not answer in time to get the asset .* \(gave up after [23] s, the time budget of 3 s\) \[item 0\]$/,
+		);
+		expect(error?.description).toMatch(
+			/Raise Options > Give Up After \(Minutes\) to keep trying longer/,
+		);
 		expect(error?.context?.outOfTime).toBe(true);
 		// The request's own 60 s timeout stopped at the budget: one request, no retry past it.
 		expect(s.requests.count({ path: '/v1/assets/*' })).toBe(1);
@@ -59,9 +68,13 @@ describe('the time budget (Give Up After)', () => {
 		const s = sandbox();
 		s.faults.script([{ kind: '429', retryAfter: 150, times: 1, match: { path: '/v1/assets/*' } }]);
 		const { error } = await getAsset({ giveUpAfter: 2 });
-		expect(error?.message).toMatch(/^The service asked to wait 2.5 min before it takes the request to get the asset .* \(429\): longer than the time budget of 2 min \[item 0\]$/);
+		expect(error?.message).toMatch(
+			/^The service asked to wait 2.5 min before it takes the request to get the asset .* \(429\): longer than the time budget of 2 min \[item 0\]$/,
+		);
 		expect(error?.message).not.toMatch(/retries/);
-		expect(error?.description).toMatch(/^To wait for it, set Options > Give Up After \(Minutes\) to 4 or more; or run again later\./);
+		expect(error?.description).toMatch(
+			/^To wait for it, set Options > Give Up After \(Minutes\) to 4 or more; or run again later\./,
+		);
 		expect(error?.context?.outOfTime).toBe(true);
 		expect(s.requests.count({ path: '/v1/assets/*' })).toBe(1);
 	});
@@ -85,7 +98,9 @@ describe('stopping the execution', () => {
 		s.requests.clear();
 		s.faults.script([{ kind: '429', retryAfter: 120, times: 1, match: { path: '/v1/assets/*' } }]);
 		// Stop once the 429 is in; were the wait not cancellable, the run would take 2 minutes (past the test's time limit).
-		const asked = until(() => s.requests.count({ path: '/v1/assets/*' }) >= 1).then(async () => await new Promise((resolve) => setTimeout(resolve, 200)));
+		const asked = until(() => s.requests.count({ path: '/v1/assets/*' }) >= 1).then(
+			async () => await new Promise((resolve) => setTimeout(resolve, 200)),
+		);
 		const { run } = await getAsset({}, asked);
 		expect(run.status).toBe('canceled');
 		await new Promise((resolve) => setTimeout(resolve, 300));
@@ -103,7 +118,10 @@ describe('runs the rate limiter slows', () => {
 		expect(s.rateLimit.counters().limited).toBeGreaterThan(0);
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(40);
-		const titles = s.store.listVideos().map((video) => video.title).filter((title) => title.startsWith('Paced A '));
+		const titles = s.store
+			.listVideos()
+			.map((video) => video.title)
+			.filter((title) => title.startsWith('Paced A '));
 		expect(titles.sort()).toEqual(Array.from({ length: 40 }, (_, n) => `Paced A ${n}`).sort());
 	}, 60_000);
 
@@ -115,7 +133,9 @@ describe('runs the rate limiter slows', () => {
 			credentials: credentialsFor(s),
 		});
 		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => item.json.id)).toEqual(s.store.listAssets().map((asset) => asset.id));
+		expect(result.items.map((item) => item.json.id)).toEqual(
+			s.store.listAssets().map((asset) => asset.id),
+		);
 		// Paced from the first answer's headers: the 25 pages go through with no 429 or nearly.
 		expect(s.rateLimit.counters().limited).toBeLessThanOrEqual(1);
 	}, 60_000);
@@ -130,9 +150,13 @@ describe('nothing paid for is lost', () => {
 	it('a Create that fails part-way lists every video the run created, with its item', async () => {
 		const s = sandbox();
 		// The 5th create is answered 500 (not processed; a create is not retried after a 5xx).
-		s.faults.script([{ kind: '500', skip: 4, times: 1, match: { method: 'POST', path: '/v1/videos' } }]);
+		s.faults.script([
+			{ kind: '500', skip: 4, times: 1, match: { method: 'POST', path: '/v1/videos' } },
+		]);
 		const { error } = await createMany(8, 'Partial B ');
-		expect(error?.message).toMatch(/^The service failed to create the video "Partial B \d" .*\(500\) \[item \d\]$/);
+		expect(error?.message).toMatch(
+			/^The service failed to create the video "Partial B \d" .*\(500\) \[item \d\]$/,
+		);
 		const created = new Map(
 			s.store
 				.listVideos()
@@ -141,9 +165,16 @@ describe('nothing paid for is lost', () => {
 		);
 		// The items that were in flight when the 5th failed still finished: 4 or more videos.
 		expect(created.size).toBeGreaterThanOrEqual(4);
-		const listed = [...String(error?.description).matchAll(/item (\d+): (\w+)/g)].map((match) => [Number(match[1]), match[2]]);
+		const listed = [...String(error?.description).matchAll(/item (\d+): (\w+)/g)].map((match) => [
+			Number(match[1]),
+			match[2],
+		]);
 		expect(new Map(listed as Array<[number, string]>)).toEqual(created);
-		expect(error?.description).toMatch(new RegExp(`This run created ${created.size} videos before it stopped .*run only the other items to avoid duplicates`));
+		expect(error?.description).toMatch(
+			new RegExp(
+				`This run created ${created.size} videos before it stopped .*run only the other items to avoid duplicates`,
+			),
+		);
 	});
 
 	it('checks every item before creating any: a bad item costs nothing', async () => {
@@ -158,14 +189,21 @@ describe('nothing paid for is lost', () => {
 				customerDataJson: '={{ $json.data }}',
 			},
 			credentials: credentialsFor(s),
-			items: [{ json: { data: '{"a": 1}' } }, { json: { data: '{"b": 2}' } }, { json: { data: '{"c": 3}' } }, { json: { data: 'not json' } }],
+			items: [
+				{ json: { data: '{"a": 1}' } },
+				{ json: { data: '{"b": 2}' } },
+				{ json: { data: '{"c": 3}' } },
+				{ json: { data: 'not json' } },
+			],
 		});
-		expect(result.error?.message).toMatch(/^Customer Data \(JSON\): is not valid JSON .* \[item 3\]$/);
+		expect(result.error?.message).toMatch(
+			/^Customer Data \(JSON\): is not valid JSON .* \[item 3\]$/,
+		);
 		expect(result.error?.description).toMatch(/No video was created in this run\./);
 		expect(posts()).toBe(0);
 	});
 
-	it('resolves every item\'s template before creating any', async () => {
+	it("resolves every item's template before creating any", async () => {
 		const s = sandbox();
 		const result = await runNode({
 			parameters: {
@@ -175,15 +213,22 @@ describe('nothing paid for is lost', () => {
 				template: { __rl: true, mode: 'name', value: '={{ $json.template }}' },
 			},
 			credentials: credentialsFor(s),
-			items: [{ json: { template: 'Welcome Onboarding' } }, { json: { template: 'No Such Template' } }],
+			items: [
+				{ json: { template: 'Welcome Onboarding' } },
+				{ json: { template: 'No Such Template' } },
+			],
 		});
-		expect(result.error?.message).toMatch(/template with Template name "No Such Template".* \[item 1\]$/);
+		expect(result.error?.message).toMatch(
+			/template with Template name "No Such Template".* \[item 1\]$/,
+		);
 		expect(posts()).toBe(0);
 	});
 
 	it('with Continue On Fail, every item is in the output as its video or its error', async () => {
 		const s = sandbox();
-		s.faults.script([{ kind: '500', skip: 2, times: 1, match: { method: 'POST', path: '/v1/videos' } }]);
+		s.faults.script([
+			{ kind: '500', skip: 2, times: 1, match: { method: 'POST', path: '/v1/videos' } },
+		]);
 		const s2 = await runNode({
 			parameters: {
 				resource: 'video',
@@ -198,23 +243,37 @@ describe('nothing paid for is lost', () => {
 			continueOnFail: true,
 		});
 		expect(s2.error).toBeUndefined();
-		expect(s2.items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3, 4, 5].map((item) => ({ item })));
+		expect(s2.items.map((item) => item.pairedItem)).toEqual(
+			[0, 1, 2, 3, 4, 5].map((item) => ({ item })),
+		);
 		const errors = s2.items.filter((item) => item.json.error !== undefined);
 		expect(errors).toHaveLength(2);
 		expect(s2.items[4].json.error).toMatch(/Customer Data \(JSON\)/);
 		for (const item of s2.items.filter((entry) => entry.json.error === undefined)) {
-			expect(s.store.getVideo(String(item.json.id))?.title).toBe(`Partial C ${(item.pairedItem as { item: number }).item}`);
+			expect(s.store.getVideo(String(item.json.id))?.title).toBe(
+				`Partial C ${(item.pairedItem as { item: number }).item}`,
+			);
 		}
 	});
 
 	it('a Return All that fails part-way says how many pages it had', async () => {
 		const s = sandbox();
-		s.faults.script([{ kind: '503', retryAfter: 0, skip: 2, times: 'always', match: { method: 'GET', path: '/v1/assets' } }]);
+		s.faults.script([
+			{
+				kind: '503',
+				retryAfter: 0,
+				skip: 2,
+				times: 'always',
+				match: { method: 'GET', path: '/v1/assets' },
+			},
+		]);
 		const result = await runNode({
 			parameters: { resource: 'asset', operation: 'getAll', returnAll: true },
 			credentials: credentialsFor(s),
 		});
 		expect(result.error?.message).toMatch(/^The service failed to list assets \(503\) \[item 0\]$/);
-		expect(result.error?.description).toMatch(/retried 7 times\..* It had fetched 2 of 25 pages; nothing is output\.$/);
+		expect(result.error?.description).toMatch(
+			/retried 7 times\..* It had fetched 2 of 25 pages; nothing is output\.$/,
+		);
 	});
 });

@@ -42,7 +42,11 @@ test.each([
 });
 
 test('unsatisfiable ranges → 416 with Content-Range bytes */size', async () => {
-	for (const range of [`bytes=${jpg.length}-`, `bytes=${jpg.length + 10}-${jpg.length + 20}`, 'bytes=-0']) {
+	for (const range of [
+		`bytes=${jpg.length}-`,
+		`bytes=${jpg.length + 10}-${jpg.length + 20}`,
+		'bytes=-0',
+	]) {
 		const r = await rawGet(assetUrl, { range });
 		expect(r.status).toBe(416);
 		expect(r.headers?.['content-range']).toBe(`bytes */${jpg.length}`);
@@ -83,7 +87,9 @@ test('rendered videos: MP4 and JPG thumbnail for published videos only, with ran
 	expect((await rawGet(`${sb.cdnUrl}/videos/${processing.id}.mp4`)).status).toBe(404);
 	expect((await rawGet(`${sb.cdnUrl}/videos/vid_nope.mp4`)).status).toBe(404);
 	// Template previews and avatars.
-	expect((await rawGet(`${sb.cdnUrl}/templates/${sb.known.stockTemplateId}/preview.mp4`)).status).toBe(200);
+	expect(
+		(await rawGet(`${sb.cdnUrl}/templates/${sb.known.stockTemplateId}/preview.mp4`)).status,
+	).toBe(200);
 	expect((await rawGet(`${sb.cdnUrl}/avatars/${sb.known.users.user}.jpg`)).status).toBe(200);
 });
 
@@ -97,9 +103,21 @@ test('the request log records whether a request carried Authorization, per serve
 		[false, undefined],
 		[true, 'Bearer leaked-key'],
 	]);
-	expect(cdn[0]).toMatchObject({ method: 'GET', path: `/assets/${sb.known.unusedAssetId}.jpg`, status: 200, at: sb.clock.now() });
+	expect(cdn[0]).toMatchObject({
+		method: 'GET',
+		path: `/assets/${sb.known.unusedAssetId}.jpg`,
+		status: 200,
+		at: sb.clock.now(),
+	});
 	const [apiRecord] = sb.requests.log.filter((r) => r.server === 'api');
-	expect(apiRecord).toMatchObject({ method: 'GET', path: '/v1/videos', query: { limit: '3', status: 'published' }, status: 200, hadAuthorization: true, authorization: `Bearer ${sb.keys.user}` });
+	expect(apiRecord).toMatchObject({
+		method: 'GET',
+		path: '/v1/videos',
+		query: { limit: '3', status: 'published' },
+		status: 200,
+		hadAuthorization: true,
+		authorization: `Bearer ${sb.keys.user}`,
+	});
 	expect(sb.requests.count({ server: 'cdn' })).toBe(2);
 	expect(sb.requests.count({ server: 'api', path: '/v1/videos' })).toBe(1);
 	expect(sb.requests.count({ path: /^\/assets\// })).toBe(2);

@@ -19,7 +19,9 @@ interface Started {
 
 function startCli(args: string[]): Started {
 	const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-	const child = spawn(tsx, ['sandbox/cli.mts', '--port', '0', '--cdn-port', '0', ...args], { cwd: process.cwd() });
+	const child = spawn(tsx, ['sandbox/cli.mts', '--port', '0', '--cdn-port', '0', ...args], {
+		cwd: process.cwd(),
+	});
 	let output = '';
 	child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
 	const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -66,26 +68,60 @@ describe('limiter and hang flags', () => {
 
 	test('the limiter is on as the flags say, and shows in info and the startup text', async () => {
 		const info = await http<{ rateLimit: unknown }>(`${ready.controlUrl}/info`);
-		expect(info.json.rateLimit).toEqual({ rate: 2, burst: 1, headers: 'x-ratelimit', scope: 'key', clock: 'sandbox' });
+		expect(info.json.rateLimit).toEqual({
+			rate: 2,
+			burst: 1,
+			headers: 'x-ratelimit',
+			scope: 'key',
+			clock: 'sandbox',
+		});
 		expect(cli.output()).toContain('Rate limit: {"rate":2,"burst":1');
 		expect(cli.output()).toContain('Never answers: POST /v1/videos, /v1/graphql');
-		const get = () => http(`${ready.baseUrl}/videos?limit=1`, { headers: { authorization: `Bearer ${ready.keys.user}` } });
+		const get = () =>
+			http(`${ready.baseUrl}/videos?limit=1`, {
+				headers: { authorization: `Bearer ${ready.keys.user}` },
+			});
 		const first = await get();
 		expect(first.status).toBe(200);
 		expect(first.headers.get('x-ratelimit-remaining')).toBe('0');
 		const refused = await get();
 		expect(refused.status).toBe(429);
 		expect(refused.headers.get('retry-after')).toBe('1');
-		await http(`${ready.controlUrl}/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advanceMs: 500 }) });
+		await http(`${ready.controlUrl}/clock`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ advanceMs: 500 }),
+		});
 		expect((await get()).status).toBe(200);
-		expect((await http(`${ready.controlUrl}/rate-limit`)).json).toMatchObject({ counters: { requests: 3, limited: 1 } });
+		expect((await http(`${ready.controlUrl}/rate-limit`)).json).toMatchObject({
+			counters: { requests: 3, limited: 1 },
+		});
 	});
 
 	test('--hang routes never answer (each key has its own bucket, so the admin key gets through the limiter)', async () => {
-		const headers = { authorization: `Bearer ${ready.keys.admin}`, 'content-type': 'application/json' };
-		await expect(fetch(ready.graphqlUrl, { method: 'POST', headers, body: '{"query":"{ __typename }"}', signal: AbortSignal.timeout(300) })).rejects.toMatchObject({ name: 'TimeoutError' });
-		const faults = await http<{ scripted: Array<{ kind: string; times: string; match: { method?: string; path: string } }> }>(`${ready.controlUrl}/faults`);
-		expect(faults.json.scripted.map((rule) => [rule.kind, rule.times, rule.match.method, rule.match.path])).toEqual([
+		const headers = {
+			authorization: `Bearer ${ready.keys.admin}`,
+			'content-type': 'application/json',
+		};
+		await expect(
+			fetch(ready.graphqlUrl, {
+				method: 'POST',
+				headers,
+				body: '{"query":"{ __typename }"}',
+				signal: AbortSignal.timeout(300),
+			}),
+		).rejects.toMatchObject({ name: 'TimeoutError' });
+		const faults = await http<{
+			scripted: Array<{ kind: string; times: string; match: { method?: string; path: string } }>;
+		}>(`${ready.controlUrl}/faults`);
+		expect(
+			faults.json.scripted.map((rule) => [
+				rule.kind,
+				rule.times,
+				rule.match.method,
+				rule.match.path,
+			]),
+		).toEqual([
 			['hang', 'always', 'POST', '/v1/videos'],
 			['hang', 'always', undefined, '/v1/graphql'],
 		]);
@@ -95,7 +131,10 @@ describe('limiter and hang flags', () => {
 test.each([
 	[['--burst', '2'], '--burst needs --rate-limit'],
 	[['--rate-limit', '0'], 'rate must be a number > 0'],
-	[['--rate-limit', '5', '--rate-limit-headers', 'draft'], '--rate-limit-headers must be one of none, ratelimit, x-ratelimit'],
+	[
+		['--rate-limit', '5', '--rate-limit-headers', 'draft'],
+		'--rate-limit-headers must be one of none, ratelimit, x-ratelimit',
+	],
 	[['--hang', 'videos'], "--hang needs '*', a path or 'METHOD /path'"],
 ])('%j: exits 2 with the reason and the usage', async (args, message) => {
 	const cli = startCli(args);

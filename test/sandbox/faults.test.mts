@@ -11,16 +11,29 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 afterEach(() => sb.faults.clear());
 
-const videoBody = () => ({ title: 'Faulty', template_id: sb.known.stockTemplateId, customer_data: {} });
-const total = async () => (await api<{ pagination: { total: number } }>(sb, sb.keys.user, 'GET', '/videos?limit=1')).json.pagination.total;
+const videoBody = () => ({
+	title: 'Faulty',
+	template_id: sb.known.stockTemplateId,
+	customer_data: {},
+});
+const total = async () =>
+	(await api<{ pagination: { total: number } }>(sb, sb.keys.user, 'GET', '/videos?limit=1')).json
+		.pagination.total;
 
 /** A POST with a JSON body, without fetch, so resets are visible as errors. */
-function rawPost(path: string, body: unknown): Promise<{ status?: number; error?: string; body: string }> {
+function rawPost(
+	path: string,
+	body: unknown,
+): Promise<{ status?: number; error?: string; body: string }> {
 	return new Promise((resolve) => {
 		const data = Buffer.from(JSON.stringify(body));
 		const req = request(`${sb.baseUrl}${path}`, {
 			method: 'POST',
-			headers: { authorization: `Bearer ${sb.keys.user}`, 'content-type': 'application/json', 'content-length': String(data.length) },
+			headers: {
+				authorization: `Bearer ${sb.keys.user}`,
+				'content-type': 'application/json',
+				'content-length': String(data.length),
+			},
 		});
 		// A reset after the headers may reach the request or the response first, depending on the Node version.
 		let status: number | undefined;
@@ -29,16 +42,22 @@ function rawPost(path: string, body: unknown): Promise<{ status?: number; error?
 			status = res.statusCode;
 			res.on('data', (c: Buffer) => chunks.push(c));
 			res.on('end', () => resolve({ status, body: Buffer.concat(chunks).toString() }));
-			res.on('error', (e: NodeJS.ErrnoException) => resolve({ status, error: e.code ?? e.message, body: Buffer.concat(chunks).toString() }));
+			res.on('error', (e: NodeJS.ErrnoException) =>
+				resolve({ status, error: e.code ?? e.message, body: Buffer.concat(chunks).toString() }),
+			);
 		});
-		req.on('error', (e: NodeJS.ErrnoException) => resolve({ status, error: e.code ?? e.message, body: Buffer.concat(chunks).toString() }));
+		req.on('error', (e: NodeJS.ErrnoException) =>
+			resolve({ status, error: e.code ?? e.message, body: Buffer.concat(chunks).toString() }),
+		);
 		req.end(data);
 	});
 }
 
 describe('scripted faults', () => {
 	test('the next 2 GET /v1/assets get 429 with Retry-After: 1; then normal; other paths untouched', async () => {
-		sb.faults.script([{ kind: '429', match: { method: 'GET', path: '/v1/assets' }, times: 2, retryAfter: 1 }]);
+		sb.faults.script([
+			{ kind: '429', match: { method: 'GET', path: '/v1/assets' }, times: 2, retryAfter: 1 },
+		]);
 		expect((await api(sb, sb.keys.user, 'GET', '/videos?limit=1')).status).toBe(200);
 		expect((await api(sb, sb.keys.user, 'POST', '/assets', {})).status).toBe(415);
 		for (let i = 0; i < 2; i++) {
@@ -99,7 +118,9 @@ describe('each kind', () => {
 
 	test('text: a plain-text body (default 500, status configurable)', async () => {
 		sb.faults.script([{ kind: 'text' }, { kind: 'text', status: 503 }]);
-		const r = await http(`${sb.baseUrl}/videos`, { headers: { authorization: `Bearer ${sb.keys.user}` } });
+		const r = await http(`${sb.baseUrl}/videos`, {
+			headers: { authorization: `Bearer ${sb.keys.user}` },
+		});
 		expect(r.status).toBe(500);
 		expect(r.headers.get('content-type')).toMatch(/^text\/plain/);
 		expect(r.text).toBe('Internal Server Error\n');
@@ -109,7 +130,9 @@ describe('each kind', () => {
 
 	test('html: a proxy error page (default 502)', async () => {
 		sb.faults.script([{ kind: 'html' }]);
-		const r = await http(`${sb.baseUrl}/videos`, { headers: { authorization: `Bearer ${sb.keys.user}` } });
+		const r = await http(`${sb.baseUrl}/videos`, {
+			headers: { authorization: `Bearer ${sb.keys.user}` },
+		});
 		expect(r.status).toBe(502);
 		expect(r.headers.get('content-type')).toBe('text/html');
 		expect(r.text).toContain('<h1>502 Bad Gateway</h1>');
@@ -143,7 +166,9 @@ describe('each kind', () => {
 	test('reset-after-commit: the request is processed, then the connection drops mid-body', async () => {
 		const before = await total();
 		const credits = sb.store.brand(sb.known.primaryBrandId).credits;
-		sb.faults.script([{ kind: 'reset-after-commit', match: { method: 'POST', path: '/v1/videos' } }]);
+		sb.faults.script([
+			{ kind: 'reset-after-commit', match: { method: 'POST', path: '/v1/videos' } },
+		]);
 		const r = await rawPost('/videos', videoBody());
 		expect(r.status).toBe(201);
 		expect(r.error).toBe('ECONNRESET');
@@ -153,15 +178,23 @@ describe('each kind', () => {
 	});
 
 	test('a faulted upload stores nothing', async () => {
-		const before = (await api<{ pagination: { total: number } }>(sb, sb.keys.user, 'GET', '/assets?limit=1')).json.pagination.total;
+		const before = (
+			await api<{ pagination: { total: number } }>(sb, sb.keys.user, 'GET', '/assets?limit=1')
+		).json.pagination.total;
 		sb.faults.script([{ kind: '500', match: { method: 'POST', path: '/v1/assets' } }]);
 		const r = await upload(sb, sb.keys.user, [
 			{ name: 'name', value: 'x' },
 			{ name: 'type', value: 'image' },
-			{ name: 'file', file: { filename: 'a.jpg', contentType: 'image/jpeg', data: Buffer.alloc(256 * 1024) } },
+			{
+				name: 'file',
+				file: { filename: 'a.jpg', contentType: 'image/jpeg', data: Buffer.alloc(256 * 1024) },
+			},
 		]);
 		expect(r.status).toBe(500);
-		expect((await api<{ pagination: { total: number } }>(sb, sb.keys.user, 'GET', '/assets?limit=1')).json.pagination.total).toBe(before);
+		expect(
+			(await api<{ pagination: { total: number } }>(sb, sb.keys.user, 'GET', '/assets?limit=1'))
+				.json.pagination.total,
+		).toBe(before);
 	});
 
 	test('on /v1/graphql the JSON error bodies also carry a GraphQL errors array', async () => {
@@ -178,7 +211,10 @@ describe('each kind', () => {
 	test('CDN faults (match.server = cdn): status faults and a reset in the middle of a file', async () => {
 		const url = `${sb.cdnUrl}/assets/${sb.known.unusedAssetId}.jpg`;
 		const full = await rawGet(url);
-		sb.faults.script([{ kind: '502', match: { server: 'cdn' } }, { kind: 'reset', match: { server: 'cdn' } }]);
+		sb.faults.script([
+			{ kind: '502', match: { server: 'cdn' } },
+			{ kind: 'reset', match: { server: 'cdn' } },
+		]);
 		// API requests do not match a CDN rule.
 		expect((await api(sb, sb.keys.user, 'GET', '/videos?limit=1')).status).toBe(200);
 		expect((await rawGet(url)).status).toBe(502);
@@ -194,12 +230,18 @@ describe('each kind', () => {
 describe('random faults', () => {
 	const sequence = async (n: number) => {
 		const out: number[] = [];
-		for (let i = 0; i < n; i++) out.push((await api(sb, sb.keys.user, 'GET', '/videos?limit=1')).status);
+		for (let i = 0; i < n; i++)
+			out.push((await api(sb, sb.keys.user, 'GET', '/videos?limit=1')).status);
 		return out;
 	};
 
 	test('deterministic from the seed; rate and kinds respected; only matching requests', async () => {
-		const cfg = { rate: 0.4, kinds: ['500', '429', '503'] as FaultKind[], seed: 42, match: { method: 'GET', path: '/v1/videos' } };
+		const cfg = {
+			rate: 0.4,
+			kinds: ['500', '429', '503'] as FaultKind[],
+			seed: 42,
+			match: { method: 'GET', path: '/v1/videos' },
+		};
 		sb.faults.random(cfg);
 		const a = await sequence(60);
 		expect((await api(sb, sb.keys.user, 'GET', '/assets?limit=1')).status).toBe(200);

@@ -40,7 +40,9 @@ describe('TokenBucket (pure)', () => {
 	});
 
 	test('whole seconds, rounded up; float noise below a microsecond does not add a second', () => {
-		expect([0, 1, 100, 999, 1000, 1000.0000001, 1001, 2500].map(ceilSeconds)).toEqual([0, 1, 1, 1, 1, 1, 2, 3]);
+		expect([0, 1, 100, 999, 1000, 1000.0000001, 1001, 2500].map(ceilSeconds)).toEqual([
+			0, 1, 1, 1, 1, 1, 2, 3,
+		]);
 	});
 
 	test('RateLimit-Policy quota: the smallest whole window', () => {
@@ -75,11 +77,16 @@ const list = (key: string | undefined = sb.keys.user) => api(sb, key, 'GET', '/v
 /** Statuses of `n` list requests with this key (null: no Authorization header). */
 const statuses = async (n: number, key: string | null = sb.keys.user) => {
 	const out: number[] = [];
-	for (let i = 0; i < n; i++) out.push((await api(sb, key ?? undefined, 'GET', '/videos?limit=1')).status);
+	for (let i = 0; i < n; i++)
+		out.push((await api(sb, key ?? undefined, 'GET', '/videos?limit=1')).status);
 	return out;
 };
 const rateHeaders = (headers: Headers) =>
-	Object.fromEntries([...headers].filter(([name]) => /ratelimit|retry-after/i.test(name)).sort(([a], [b]) => a.localeCompare(b)));
+	Object.fromEntries(
+		[...headers]
+			.filter(([name]) => /ratelimit|retry-after/i.test(name))
+			.sort(([a], [b]) => a.localeCompare(b)),
+	);
 
 describe('over HTTP, on the sandbox clock (manual: time moves only when the test says)', () => {
 	test('B requests pass, then 429 rate_limited with Retry-After from the bucket; one token after 1/R s', async () => {
@@ -89,7 +96,9 @@ describe('over HTTP, on the sandbox clock (manual: time moves only when the test
 		expect(refused.status).toBe(429);
 		expect(refused.headers.get('retry-after')).toBe('1');
 		expect(refused.json.error).toMatchObject({ status: 429, code: 'rate_limited' });
-		expect(refused.json.error?.message).toBe('Rate limit of 2 requests per second (burst 3) exceeded; retry after 1 s');
+		expect(refused.json.error?.message).toBe(
+			'Rate limit of 2 requests per second (burst 3) exceeded; retry after 1 s',
+		);
 		sb.clock.advance(499);
 		expect(await statuses(1)).toEqual([429]);
 		sb.clock.advance(1);
@@ -139,12 +148,21 @@ describe('over HTTP, on the sandbox clock (manual: time moves only when the test
 
 	test('GraphQL is limited too (with a GraphQL errors array); the CDN and the control API are not', async () => {
 		sb.rateLimit.set({ rate: 1, burst: 1, clock: 'sandbox' });
-		expect((await gql(sb, sb.keys.user, '{ viewer { findUser(criteria: { id: "usr_ada_lovelace" }) { id } } }')).status).toBe(200);
+		expect(
+			(
+				await gql(
+					sb,
+					sb.keys.user,
+					'{ viewer { findUser(criteria: { id: "usr_ada_lovelace" }) { id } } }',
+				)
+			).status,
+		).toBe(200);
 		const refused = await gql(sb, sb.keys.user, '{ __typename }');
 		expect(refused.status).toBe(429);
 		expect(refused.headers.get('retry-after')).toBe('1');
 		expect(refused.json.errors?.[0].extensions?.code).toBe('RATE_LIMITED');
-		for (let i = 0; i < 3; i++) expect((await http(`${sb.cdnUrl}/assets/${sb.known.unusedAssetId}.jpg`)).status).toBe(200);
+		for (let i = 0; i < 3; i++)
+			expect((await http(`${sb.cdnUrl}/assets/${sb.known.unusedAssetId}.jpg`)).status).toBe(200);
 		for (let i = 0; i < 3; i++) expect((await control('GET', '/info')).status).toBe(200);
 		expect(sb.rateLimit.counters()).toMatchObject({ requests: 2, limited: 1 });
 	});
@@ -166,11 +184,18 @@ describe('over HTTP, on the sandbox clock (manual: time moves only when the test
 			},
 		});
 		sb.rateLimit.set({ rate: 1, burst: 2, scope: 'global', clock: 'sandbox' });
-		expect([...(await statuses(1, sb.keys.user)), ...(await statuses(2, sb.keys.admin))]).toEqual([200, 200, 429]);
+		expect([...(await statuses(1, sb.keys.user)), ...(await statuses(2, sb.keys.admin))]).toEqual([
+			200, 200, 429,
+		]);
 	});
 
 	test('match: only matching requests are limited and counted', async () => {
-		sb.rateLimit.set({ rate: 1, burst: 1, clock: 'sandbox', match: { method: 'GET', path: '/v1/assets*' } });
+		sb.rateLimit.set({
+			rate: 1,
+			burst: 1,
+			clock: 'sandbox',
+			match: { method: 'GET', path: '/v1/assets*' },
+		});
 		expect(await statuses(3)).toEqual([200, 200, 200]);
 		const assets = () => api(sb, sb.keys.user, 'GET', `/assets/${sb.known.unusedAssetId}`);
 		expect((await assets()).status).toBe(200);
@@ -198,11 +223,21 @@ describe('rate-limit headers', () => {
 			{ ...policy, 'ratelimit-remaining': '0', 'ratelimit-reset': '2', 'retry-after': '1' },
 		]);
 		sb.clock.advance(1_000);
-		expect(rateHeaders((await list()).headers)).toMatchObject({ 'ratelimit-remaining': '1', 'ratelimit-reset': '1' });
+		expect(rateHeaders((await list()).headers)).toMatchObject({
+			'ratelimit-remaining': '1',
+			'ratelimit-reset': '1',
+		});
 		// Sent on errors of limited routes too, e.g. a 404.
-		expect(rateHeaders((await api(sb, sb.keys.user, 'GET', '/assets/ast_none')).headers)).toMatchObject({ 'ratelimit-remaining': '0' });
+		expect(
+			rateHeaders((await api(sb, sb.keys.user, 'GET', '/assets/ast_none')).headers),
+		).toMatchObject({ 'ratelimit-remaining': '0' });
 		sb.rateLimit.set({ rate: 0.5, burst: 1, headers: 'ratelimit', clock: 'sandbox' });
-		expect(rateHeaders((await list()).headers)).toEqual({ 'ratelimit-limit': '1', 'ratelimit-policy': '1;w=2;burst=1', 'ratelimit-remaining': '0', 'ratelimit-reset': '2' });
+		expect(rateHeaders((await list()).headers)).toEqual({
+			'ratelimit-limit': '1',
+			'ratelimit-policy': '1;w=2;burst=1',
+			'ratelimit-remaining': '0',
+			'ratelimit-reset': '2',
+		});
 	});
 
 	test("'x-ratelimit': X-RateLimit-Limit, -Remaining, -Reset as Unix time (s) on the limiter's clock", async () => {
@@ -211,31 +246,61 @@ describe('rate-limit headers', () => {
 		const first = rateHeaders((await list()).headers);
 		const second = rateHeaders((await list()).headers);
 		const refused = rateHeaders((await list()).headers);
-		expect(first).toEqual({ 'x-ratelimit-limit': '2', 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': String(Math.ceil((now + 250) / 1000)) });
-		expect(second).toEqual({ 'x-ratelimit-limit': '2', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.ceil((now + 500) / 1000)) });
+		expect(first).toEqual({
+			'x-ratelimit-limit': '2',
+			'x-ratelimit-remaining': '1',
+			'x-ratelimit-reset': String(Math.ceil((now + 250) / 1000)),
+		});
+		expect(second).toEqual({
+			'x-ratelimit-limit': '2',
+			'x-ratelimit-remaining': '0',
+			'x-ratelimit-reset': String(Math.ceil((now + 500) / 1000)),
+		});
 		expect(refused).toEqual({ ...second, 'retry-after': '1' });
 	});
 });
 
 describe('control API', () => {
 	test('POST sets it (full buckets, counters at 0), GET reads it, DELETE turns it off and keeps the counters', async () => {
-		const set = await control('POST', '/rate-limit', { rate: 10, burst: 2, headers: 'ratelimit', clock: 'sandbox', match: { pathRegex: '^/v1/videos$' } });
+		const set = await control('POST', '/rate-limit', {
+			rate: 10,
+			burst: 2,
+			headers: 'ratelimit',
+			clock: 'sandbox',
+			match: { pathRegex: '^/v1/videos$' },
+		});
 		expect(set.status).toBe(200);
 		expect(set.json).toEqual({
-			config: { rate: 10, burst: 2, headers: 'ratelimit', scope: 'key', clock: 'sandbox', match: { path: '/^\\/v1\\/videos$/' } },
+			config: {
+				rate: 10,
+				burst: 2,
+				headers: 'ratelimit',
+				scope: 'key',
+				clock: 'sandbox',
+				match: { path: '/^\\/v1\\/videos$/' },
+			},
 			counters: { requests: 0, limited: 0, since: sb.clock.now(), byKey: {} },
 		});
 		expect(await statuses(3)).toEqual([200, 200, 429]);
-		expect((await control('GET', '/rate-limit')).json).toMatchObject({ counters: { requests: 3, limited: 1, byKey: { [sb.keys.user]: { requests: 3, limited: 1 } } } });
-		expect((await control('GET', '/info')).json).toMatchObject({ rateLimit: { rate: 10, burst: 2 } });
-		expect((await control('DELETE', '/rate-limit/counters')).json).toMatchObject({ config: { rate: 10 }, counters: { requests: 0, limited: 0 } });
+		expect((await control('GET', '/rate-limit')).json).toMatchObject({
+			counters: { requests: 3, limited: 1, byKey: { [sb.keys.user]: { requests: 3, limited: 1 } } },
+		});
+		expect((await control('GET', '/info')).json).toMatchObject({
+			rateLimit: { rate: 10, burst: 2 },
+		});
+		expect((await control('DELETE', '/rate-limit/counters')).json).toMatchObject({
+			config: { rate: 10 },
+			counters: { requests: 0, limited: 0 },
+		});
 		expect(await statuses(1)).toEqual([429]);
 		const off = await control('DELETE', '/rate-limit');
 		expect(off.json).toMatchObject({ config: null, counters: { requests: 1, limited: 1 } });
 		expect(await statuses(5)).toEqual([200, 200, 200, 200, 200]);
 		expect((await control('GET', '/rate-limit')).json).toMatchObject({ counters: { requests: 1 } });
 		// burst defaults to ceil(rate); clock to wall; headers to none.
-		expect((await control('POST', '/rate-limit', { rate: 2.5 })).json).toMatchObject({ config: { rate: 2.5, burst: 3, headers: 'none', scope: 'key', clock: 'wall' } });
+		expect((await control('POST', '/rate-limit', { rate: 2.5 })).json).toMatchObject({
+			config: { rate: 2.5, burst: 3, headers: 'none', scope: 'key', clock: 'wall' },
+		});
 	});
 
 	test.each([
@@ -259,7 +324,13 @@ describe('startSandbox({ rateLimit }) and the wall clock', () => {
 	test('on from the start; with the default wall clock the manual sandbox clock does not refill it', async () => {
 		const other = await startSandbox({ quiet: true, rateLimit: { rate: 0.001, burst: 1 } });
 		try {
-			expect(other.rateLimit.config()).toEqual({ rate: 0.001, burst: 1, headers: 'none', scope: 'key', clock: 'wall' });
+			expect(other.rateLimit.config()).toEqual({
+				rate: 0.001,
+				burst: 1,
+				headers: 'none',
+				scope: 'key',
+				clock: 'wall',
+			});
 			const get = () => api(other, other.keys.user, 'GET', '/videos?limit=1');
 			expect((await get()).status).toBe(200);
 			other.clock.advance(3_600_000);

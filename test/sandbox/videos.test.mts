@@ -29,7 +29,11 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const list = (query = '', key = sb.keys.user) => api<VideoList>(sb, key, 'GET', `/videos${query}`);
-const validBody = () => ({ title: 'Hello Jane', template_id: sb.known.stockTemplateId, customer_data: { first_name: 'Jane' } });
+const validBody = () => ({
+	title: 'Hello Jane',
+	template_id: sb.known.stockTemplateId,
+	customer_data: { first_name: 'Jane' },
+});
 
 async function walkAll(key = sb.keys.user, query = ''): Promise<Video[]> {
 	const all: Video[] = [];
@@ -47,7 +51,13 @@ describe('list videos: envelope and nulls', () => {
 		expect(r.headers.get('content-type')).toMatch(/^application\/json/);
 		expect(Object.keys(r.json).sort()).toEqual(['data', 'pagination']);
 		expect(r.json.data).toHaveLength(20);
-		expect(r.json.pagination).toEqual({ total: 250, page: 1, limit: 20, next_page: 2, prev_page: null });
+		expect(r.json.pagination).toEqual({
+			total: 250,
+			page: 1,
+			limit: 20,
+			next_page: 2,
+			prev_page: null,
+		});
 	});
 
 	test('each video has exactly the spec 2.3 fields; only published videos have duration, url and thumbnail', async () => {
@@ -72,14 +82,32 @@ describe('list videos: envelope and nulls', () => {
 	});
 
 	test('middle, last and past-the-end pages', async () => {
-		expect((await list('?page=2')).json.pagination).toEqual({ total: 250, page: 2, limit: 20, next_page: 3, prev_page: 1 });
+		expect((await list('?page=2')).json.pagination).toEqual({
+			total: 250,
+			page: 2,
+			limit: 20,
+			next_page: 3,
+			prev_page: 1,
+		});
 		const last = await list('?page=13');
 		expect(last.json.data).toHaveLength(10);
-		expect(last.json.pagination).toEqual({ total: 250, page: 13, limit: 20, next_page: null, prev_page: 12 });
+		expect(last.json.pagination).toEqual({
+			total: 250,
+			page: 13,
+			limit: 20,
+			next_page: null,
+			prev_page: 12,
+		});
 		const past = await list('?page=14');
 		expect(past.status).toBe(200);
 		expect(past.json.data).toEqual([]);
-		expect(past.json.pagination).toEqual({ total: 250, page: 14, limit: 20, next_page: null, prev_page: 13 });
+		expect(past.json.pagination).toEqual({
+			total: 250,
+			page: 14,
+			limit: 20,
+			next_page: null,
+			prev_page: 13,
+		});
 		const exact = await list('?limit=50&page=5');
 		expect(exact.json.data).toHaveLength(50);
 		expect(exact.json.pagination.next_page).toBeNull();
@@ -135,7 +163,9 @@ describe('list videos: filters, scope and order', () => {
 		expect(other.some((v) => ids.has(v.id))).toBe(false);
 		// Every seeded key but otherBrandUser and noCredits sees the primary brand.
 		for (const key of [sb.keys.brandAdmin, sb.keys.orgAdmin, sb.keys.admin]) {
-			expect((await list('?limit=5', key)).json.data.map((v) => v.id)).toEqual((await list('?limit=5')).json.data.map((v) => v.id));
+			expect((await list('?limit=5', key)).json.data.map((v) => v.id)).toEqual(
+				(await list('?limit=5')).json.data.map((v) => v.id),
+			);
 		}
 		expect((await list('', sb.keys.noCredits)).json.pagination.total).toBe(0);
 	});
@@ -165,20 +195,42 @@ describe('create video', () => {
 		});
 		expect(r.status).toBe(201);
 		expect(Object.keys(r.json).sort()).toEqual(VIDEO_KEYS);
-		expect(r.json).toMatchObject({ title: 'Hello Jane', status: 'draft', duration: null, url: null, thumbnail: null });
+		expect(r.json).toMatchObject({
+			title: 'Hello Jane',
+			status: 'draft',
+			duration: null,
+			url: null,
+			thumbnail: null,
+		});
 		expect(r.json.created_at).toBe(new Date(sb.clock.now()).toISOString());
 		const first = await list('?limit=1');
 		expect(first.json.data[0].id).toBe(r.json.id);
 		expect(first.json.pagination.total).toBe(before + 1);
 		const stored = sb.store.getVideo(r.json.id);
-		expect(stored).toMatchObject({ aspectRatio: '16:9', projectId: 'prj_42', templateId: sb.known.stockTemplateId });
-		expect(stored?.aiMessaging).toEqual({ tone: 'friendly', key_points: ['free shipping', 'loyalty points'] });
+		expect(stored).toMatchObject({
+			aspectRatio: '16:9',
+			projectId: 'prj_42',
+			templateId: sb.known.stockTemplateId,
+		});
+		expect(stored?.aiMessaging).toEqual({
+			tone: 'friendly',
+			key_points: ['free shipping', 'loyalty points'],
+		});
 	});
 
 	test('aspect ratio defaults to 9:16; optional fields may be null', async () => {
-		const r = await api<Video & Json>(sb, sb.keys.user, 'POST', '/videos', { ...validBody(), ai_messaging: null, aspect_ratio: null, project_id: null });
+		const r = await api<Video & Json>(sb, sb.keys.user, 'POST', '/videos', {
+			...validBody(),
+			ai_messaging: null,
+			aspect_ratio: null,
+			project_id: null,
+		});
 		expect(r.status).toBe(201);
-		expect(sb.store.getVideo(r.json.id)).toMatchObject({ aspectRatio: '9:16', projectId: null, aiMessaging: null });
+		expect(sb.store.getVideo(r.json.id)).toMatchObject({
+			aspectRatio: '9:16',
+			projectId: null,
+			aiMessaging: null,
+		});
 	});
 
 	test('two videos created at the same instant: the later one is listed first (newest first)', async () => {
@@ -198,10 +250,22 @@ describe('create video', () => {
 		[{ title: 'x', template_id: 7, customer_data: {} }, ['template_id']],
 		[{ title: 'x', template_id: 'x', customer_data: [1] }, ['customer_data']],
 		[{ title: 'x', template_id: 'x', customer_data: 'a=b' }, ['customer_data']],
-		[{ title: 'x', template_id: 'x', customer_data: {}, ai_messaging: 'friendly' }, ['ai_messaging']],
-		[{ title: 'x', template_id: 'x', customer_data: {}, ai_messaging: { tone: 3 } }, ['ai_messaging.tone']],
-		[{ title: 'x', template_id: 'x', customer_data: {}, ai_messaging: { key_points: 'one' } }, ['ai_messaging.key_points']],
-		[{ title: 'x', template_id: 'x', customer_data: {}, ai_messaging: { key_points: ['a', 2] } }, ['ai_messaging.key_points']],
+		[
+			{ title: 'x', template_id: 'x', customer_data: {}, ai_messaging: 'friendly' },
+			['ai_messaging'],
+		],
+		[
+			{ title: 'x', template_id: 'x', customer_data: {}, ai_messaging: { tone: 3 } },
+			['ai_messaging.tone'],
+		],
+		[
+			{ title: 'x', template_id: 'x', customer_data: {}, ai_messaging: { key_points: 'one' } },
+			['ai_messaging.key_points'],
+		],
+		[
+			{ title: 'x', template_id: 'x', customer_data: {}, ai_messaging: { key_points: ['a', 2] } },
+			['ai_messaging.key_points'],
+		],
 		[{ title: 'x', template_id: 'x', customer_data: {}, aspect_ratio: '4:3' }, ['aspect_ratio']],
 		[{ title: 'x', template_id: 'x', customer_data: {}, project_id: 12 }, ['project_id']],
 	])('invalid body %j → 422 naming %j', async (body, fields) => {
@@ -215,18 +279,35 @@ describe('create video', () => {
 
 	test('malformed bodies: invalid JSON 400, a JSON array 400, a non-JSON content type 415, over 1 MiB 413', async () => {
 		const post = (body: string, type = 'application/json') =>
-			http(`${sb.baseUrl}/videos`, { method: 'POST', headers: { authorization: `Bearer ${sb.keys.user}`, 'content-type': type }, body });
-		expect((await post('{"title":')).json.error).toMatchObject({ status: 400, code: 'invalid_json' });
+			http(`${sb.baseUrl}/videos`, {
+				method: 'POST',
+				headers: { authorization: `Bearer ${sb.keys.user}`, 'content-type': type },
+				body,
+			});
+		expect((await post('{"title":')).json.error).toMatchObject({
+			status: 400,
+			code: 'invalid_json',
+		});
 		expect((await post('')).status).toBe(400);
 		expect((await post('[1]')).json.error).toMatchObject({ status: 400, code: 'invalid_body' });
-		expect((await post('title=x', 'application/x-www-form-urlencoded')).json.error).toMatchObject({ status: 415, code: 'unsupported_media_type' });
-		const huge = JSON.stringify({ ...validBody(), customer_data: { blob: 'x'.repeat(1024 * 1024) } });
+		expect((await post('title=x', 'application/x-www-form-urlencoded')).json.error).toMatchObject({
+			status: 415,
+			code: 'unsupported_media_type',
+		});
+		const huge = JSON.stringify({
+			...validBody(),
+			customer_data: { blob: 'x'.repeat(1024 * 1024) },
+		});
 		expect((await post(huge)).json.error).toMatchObject({ status: 413, code: 'payload_too_large' });
 	});
 
 	test('unknown template → 404; templates the caller may not use → 403 (spec section 5)', async () => {
-		const create = (key: string, template_id: string) => api(sb, key, 'POST', '/videos', { ...validBody(), template_id });
-		expect((await create(sb.keys.user, 'tpl_nope')).json.error).toMatchObject({ status: 404, code: 'template_not_found' });
+		const create = (key: string, template_id: string) =>
+			api(sb, key, 'POST', '/videos', { ...validBody(), template_id });
+		expect((await create(sb.keys.user, 'tpl_nope')).json.error).toMatchObject({
+			status: 404,
+			code: 'template_not_found',
+		});
 		const k = sb.known;
 		const cases: Array<[string, string, number]> = [
 			[sb.keys.user, k.brandTemplateId, 201],
@@ -279,7 +360,11 @@ describe('create video', () => {
 		const post = (body: unknown, key: string) =>
 			http<Video & Json>(`${sb.baseUrl}/videos`, {
 				method: 'POST',
-				headers: { authorization: `Bearer ${sb.keys.user}`, 'content-type': 'application/json', 'idempotency-key': key },
+				headers: {
+					authorization: `Bearer ${sb.keys.user}`,
+					'content-type': 'application/json',
+					'idempotency-key': key,
+				},
 				body: JSON.stringify(body),
 			});
 		const credits = brand.credits;
@@ -294,7 +379,19 @@ describe('create video', () => {
 		expect(conflict.status).toBe(409);
 		expect(conflict.json.error).toMatchObject({ status: 409, code: 'idempotency_conflict' });
 		// The key is per user.
-		expect((await http(`${sb.baseUrl}/videos`, { method: 'POST', headers: { authorization: `Bearer ${sb.keys.brandAdmin}`, 'content-type': 'application/json', 'idempotency-key': 'idem-1' }, body: JSON.stringify({ ...validBody(), title: 'Other' }) })).status).toBe(201);
+		expect(
+			(
+				await http(`${sb.baseUrl}/videos`, {
+					method: 'POST',
+					headers: {
+						authorization: `Bearer ${sb.keys.brandAdmin}`,
+						'content-type': 'application/json',
+						'idempotency-key': 'idem-1',
+					},
+					body: JSON.stringify({ ...validBody(), title: 'Other' }),
+				})
+			).status,
+		).toBe(201);
 	});
 });
 
@@ -304,26 +401,44 @@ describe('authentication, unknown paths and methods', () => {
 		expect(missing.status).toBe(401);
 		expect(missing.json.error).toMatchObject({ status: 401, code: 'missing_api_key' });
 		expect(missing.headers.get('www-authenticate')).toMatch(/^Bearer/);
-		const malformed = await http(`${sb.baseUrl}/videos`, { headers: { authorization: `Token ${sb.keys.user}` } });
+		const malformed = await http(`${sb.baseUrl}/videos`, {
+			headers: { authorization: `Token ${sb.keys.user}` },
+		});
 		expect(malformed.json.error).toMatchObject({ status: 401, code: 'invalid_api_key' });
-		expect((await api(sb, 'vpk_test_nope', 'GET', '/videos')).json.error).toMatchObject({ status: 401, code: 'invalid_api_key' });
+		expect((await api(sb, 'vpk_test_nope', 'GET', '/videos')).json.error).toMatchObject({
+			status: 401,
+			code: 'invalid_api_key',
+		});
 		const expired = await api(sb, sb.keys.expired, 'POST', '/videos', validBody());
 		expect(expired.status).toBe(401);
 		expect(expired.json.error?.code).toBe('expired_api_key');
 		expect(expired.json.error?.message).toMatch(/expired/);
 		// The scheme is case-insensitive.
-		expect((await http(`${sb.baseUrl}/videos?limit=1`, { headers: { authorization: `bearer ${sb.keys.user}` } })).status).toBe(200);
+		expect(
+			(
+				await http(`${sb.baseUrl}/videos?limit=1`, {
+					headers: { authorization: `bearer ${sb.keys.user}` },
+				})
+			).status,
+		).toBe(200);
 	});
 
 	test('unknown paths → 404, wrong methods → 405 with Allow', async () => {
-		expect((await api(sb, sb.keys.user, 'GET', '/nope')).json.error).toMatchObject({ status: 404, code: 'not_found' });
+		expect((await api(sb, sb.keys.user, 'GET', '/nope')).json.error).toMatchObject({
+			status: 404,
+			code: 'not_found',
+		});
 		expect((await api(sb, sb.keys.user, 'GET', '/videos/vid_1')).status).toBe(404);
 		expect((await http(`${sb.baseUrl.replace('/v1', '')}/v2/videos`)).status).toBe(404);
 		const wrong = await api(sb, sb.keys.user, 'DELETE', '/videos');
 		expect(wrong.status).toBe(405);
 		expect(wrong.json.error).toMatchObject({ status: 405, code: 'method_not_allowed' });
 		expect(wrong.headers.get('allow')).toBe('GET, POST');
-		expect((await api(sb, sb.keys.user, 'POST', `/assets/${sb.known.usedAssetId}`, {})).headers.get('allow')).toBe('GET, PATCH, PUT, DELETE');
+		expect(
+			(await api(sb, sb.keys.user, 'POST', `/assets/${sb.known.usedAssetId}`, {})).headers.get(
+				'allow',
+			),
+		).toBe('GET, PATCH, PUT, DELETE');
 		expect((await api(sb, sb.keys.user, 'GET', '/graphql')).status).toBe(405);
 	});
 });

@@ -111,7 +111,12 @@ export function readBudgetMs(ctx: IExecuteFunctions, itemIndex: number): number 
 	const minutes = options.giveUpAfter ?? DEFAULT_BUDGET_MS / 60_000;
 	if (typeof minutes !== 'number' || !(minutes > 0)) {
 		const got = JSON.stringify(minutes);
-		throw fieldError(ctx, itemIndex, 'Give Up After (Minutes)', `must be a number of minutes above 0, got ${got}`);
+		throw fieldError(
+			ctx,
+			itemIndex,
+			'Give Up After (Minutes)',
+			`must be a number of minutes above 0, got ${got}`,
+		);
 	}
 	return Math.round(minutes * 60_000);
 }
@@ -160,7 +165,12 @@ export function requiredText(
 	if (typeof value === 'number') return String(value);
 	if (typeof value !== 'string' || value.trim() === '') {
 		const empty = value === '' || value === undefined || value === null;
-		throw fieldError(ctx, itemIndex, label, empty ? 'is empty' : `must be text, got ${JSON.stringify(value)}`);
+		throw fieldError(
+			ctx,
+			itemIndex,
+			label,
+			empty ? 'is empty' : `must be text, got ${JSON.stringify(value)}`,
+		);
 	}
 	return value.trim();
 }

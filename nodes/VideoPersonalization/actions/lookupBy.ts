@@ -35,7 +35,11 @@ export function lookupByProperties(noun: string, keys: LookupKey[]): INodeProper
 	];
 }
 
-export function readLookupBy(ctx: IExecuteFunctions, itemIndex: number, keys: LookupKey[]): Criteria {
+export function readLookupBy(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	keys: LookupKey[],
+): Criteria {
 	const findBy = ctx.getNodeParameter('findBy', itemIndex, keys[0].key) as string;
 	const key = keys.find((candidate) => candidate.key === findBy);
 	if (!key) {

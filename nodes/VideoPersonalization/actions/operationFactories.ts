@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { fieldSwitches, type SelectableField } from '../helpers/queries';
 import { graphql } from '../transport/graphql';
@@ -144,14 +149,20 @@ export function restListOperation(spec: RestListSpec): OperationModule {
 }
 
 /** An optional text filter; empty means no filter. */
-function optionalText(ctx: IExecuteFunctions, itemIndex: number, parameter: string): string | undefined {
+function optionalText(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	parameter: string,
+): string | undefined {
 	const value = ctx.getNodeParameter(parameter, itemIndex, '') as unknown;
 	if (typeof value === 'number') return String(value);
 	return typeof value === 'string' && value.trim() ? value.trim() : undefined;
 }
 
 /** The filter of a query-style Get Many that is one optional text field, sent under its name. */
-export function textFilter(field: INodeProperties): Pick<ListSpec, 'filterProperties' | 'readFilter'> {
+export function textFilter(
+	field: INodeProperties,
+): Pick<ListSpec, 'filterProperties' | 'readFilter'> {
 	return {
 		filterProperties: [field],
 		readFilter(ctx, itemIndex) {

@@ -18,10 +18,13 @@ function forItem(
 ): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		error.context.itemIndex = itemIndex;
-		if (!/\[item \d+\]$/.test(error.message)) error.message = `${error.message} [item ${itemIndex}]`;
+		if (!/\[item \d+\]$/.test(error.message))
+			error.message = `${error.message} [item ${itemIndex}]`;
 		return error;
 	}
-	return new NodeOperationError(ctx.getNode(), `${error.message} [item ${itemIndex}]`, { itemIndex });
+	return new NodeOperationError(ctx.getNode(), `${error.message} [item ${itemIndex}]`, {
+		itemIndex,
+	});
 }
 
 /**
@@ -43,7 +46,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const continueOnFail = this.continueOnFail();
 	const api = await serviceClient(this);
 	// Calls made for all items at once (checks on renders) take the first item's budget.
-	api.budget = { budgetMs: (itemIndex) => readBudgetMs(this, itemIndex ?? 0), setting: BUDGET_SETTING };
+	api.budget = {
+		budgetMs: (itemIndex) => readBudgetMs(this, itemIndex ?? 0),
+		setting: BUDGET_SETTING,
+	};
 
 	const prepared = new Map<number, unknown>();
 	const failed = new Map<number, Error>();
@@ -80,7 +86,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				const earlier = failed.get(itemIndex);
 				if (earlier) return { itemIndex, output: [], error: earlier };
 				try {
-					const executed = await operation.execute.call(this, itemIndex, api, prepared.get(itemIndex));
+					const executed = await operation.execute.call(
+						this,
+						itemIndex,
+						api,
+						prepared.get(itemIndex),
+					);
 					const result: ItemResult = Array.isArray(executed)
 						? { itemIndex, output: executed }
 						: { itemIndex, output: executed.output, state: executed.state };

@@ -41,7 +41,11 @@ export interface OperationModule<State = unknown> {
 		prepared?: unknown,
 	): Promise<INodeExecutionData[] | StagedOutput<State>>;
 	/** Work shared by all items after each ran once (waiting for renders); may replace outputs or set errors. */
-	finish?(this: IExecuteFunctions, results: Array<ItemResult<State>>, api: ServiceClient): Promise<void>;
+	finish?(
+		this: IExecuteFunctions,
+		results: Array<ItemResult<State>>,
+		api: ServiceClient,
+	): Promise<void>;
 	/**
 	 * What the items that got this far left on the service (the videos created), for the error of a
 	 * run that fails part-way without Continue On Fail: nothing done is then lost from sight.

@@ -26,7 +26,11 @@ export const TEMPLATE_FIELDS: SelectableField[] = [
 ];
 
 export const USER_FIELDS: SelectableField[] = [
-	{ name: 'profile', selection: '{ firstName lastName email phone avatar }', displayName: 'Profile' },
+	{
+		name: 'profile',
+		selection: '{ firstName lastName email phone avatar }',
+		displayName: 'Profile',
+	},
 	{ name: 'brand', selection: '{ id name }', displayName: 'Brand' },
 	{ name: 'roles', displayName: 'Roles' },
 	{ name: 'team', selection: '{ id name }', displayName: 'Team' },
@@ -56,7 +60,8 @@ function switchDeclarations(fields: SelectableField[]): string {
 
 function fragment(name: string, type: string, fields: SelectableField[]): string {
 	const lines = fields.map(
-		(field) => `  ${field.name} @include(if: $${switchName(field)})${field.selection ? ` ${field.selection}` : ''}`,
+		(field) =>
+			`  ${field.name} @include(if: $${switchName(field)})${field.selection ? ` ${field.selection}` : ''}`,
 	);
 	return `fragment ${name} on ${type} {\n  id\n${lines.join('\n')}\n}`;
 }
@@ -101,7 +106,13 @@ export const TEMPLATES_QUERY = listQuery(
 	'VideoTemplate',
 	TEMPLATE_FIELDS,
 );
-export const USER_QUERY = lookupQuery('FindUser', 'findUser', 'UserLookupInput', 'User', USER_FIELDS);
+export const USER_QUERY = lookupQuery(
+	'FindUser',
+	'findUser',
+	'UserLookupInput',
+	'User',
+	USER_FIELDS,
+);
 export const USERS_QUERY = listQuery('Users', 'users', 'UserListFilterInput', 'User', USER_FIELDS);
 export const ORGANISATION_QUERY = lookupQuery(
 	'Organisation',

@@ -38,7 +38,9 @@ export interface TemplateField {
  * constant text; what the user typed travels only in `$criteria`).
  */
 export function templateFieldsQuery(subfields: readonly string[]): string {
-	const known = subfields.filter((name) => (TEMPLATE_FIELD_SUBFIELDS as readonly string[]).includes(name));
+	const known = subfields.filter((name) =>
+		(TEMPLATE_FIELD_SUBFIELDS as readonly string[]).includes(name),
+	);
 	return (
 		'query TemplateFields($criteria: VideoTemplateLookupInput!) {\n' +
 		`  viewer { videoTemplate(criteria: $criteria) { id name fields { ${known.join(' ')} } } }\n` +
@@ -85,10 +87,14 @@ export function readTemplateFields(raw: unknown): TemplateField[] {
 			kind,
 			...(mediaType ? { mediaType } : {}),
 			required: field.required === true,
-			...(typeof defaultValue === 'string' || typeof defaultValue === 'number' || typeof defaultValue === 'boolean'
+			...(typeof defaultValue === 'string' ||
+			typeof defaultValue === 'number' ||
+			typeof defaultValue === 'boolean'
 				? { defaultValue }
 				: {}),
-			...(typeof field.maxLength === 'number' && field.maxLength > 0 ? { maxLength: field.maxLength } : {}),
+			...(typeof field.maxLength === 'number' && field.maxLength > 0
+				? { maxLength: field.maxLength }
+				: {}),
 		});
 	}
 	return fields;
@@ -133,7 +139,9 @@ export interface MappedValue {
 }
 
 function isEmpty(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
 }
 
 /**
@@ -141,7 +149,10 @@ function isEmpty(value: unknown): boolean {
  * "autoMapInputData" mode, the input item's keys that are template fields. Empty values are left
  * out, so the template's own default applies.
  */
-export function mappedCustomerData(mapped: MappedValue | undefined, itemJson: IDataObject): IDataObject {
+export function mappedCustomerData(
+	mapped: MappedValue | undefined,
+	itemJson: IDataObject,
+): IDataObject {
 	if (!mapped || typeof mapped !== 'object') return {};
 	const data: IDataObject = {};
 	if (mapped.mappingMode === 'autoMapInputData') {

@@ -22,7 +22,11 @@ export const ASSET_RULES: Record<AssetType, TypeRule> = {
 		maxBytes: 10 * MB,
 		limitLabel: '10 MB',
 		formats: [
-			{ label: 'JPG', mimeTypes: ['image/jpeg', 'image/jpg', 'image/pjpeg'], extensions: ['jpg', 'jpeg'] },
+			{
+				label: 'JPG',
+				mimeTypes: ['image/jpeg', 'image/jpg', 'image/pjpeg'],
+				extensions: ['jpg', 'jpeg'],
+			},
 			{ label: 'PNG', mimeTypes: ['image/png'], extensions: ['png'] },
 			{ label: 'SVG', mimeTypes: ['image/svg+xml'], extensions: ['svg'] },
 			{ label: 'WEBP', mimeTypes: ['image/webp'], extensions: ['webp'] },
@@ -42,7 +46,11 @@ export const ASSET_RULES: Record<AssetType, TypeRule> = {
 		limitLabel: '50 MB',
 		formats: [
 			{ label: 'MP3', mimeTypes: ['audio/mpeg', 'audio/mp3', 'audio/mpeg3'], extensions: ['mp3'] },
-			{ label: 'WAV', mimeTypes: ['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave'], extensions: ['wav'] },
+			{
+				label: 'WAV',
+				mimeTypes: ['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave'],
+				extensions: ['wav'],
+			},
 			{ label: 'AAC', mimeTypes: ['audio/aac', 'audio/x-aac', 'audio/aacp'], extensions: ['aac'] },
 		],
 	},

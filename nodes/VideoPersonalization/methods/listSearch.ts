@@ -46,7 +46,8 @@ export async function searchTemplates(
 			filter: search,
 			variables: {},
 			action: 'list templates for the picker',
-			permission: 'Listing templates needs admin access: choose the template By ID or By Name instead.',
+			permission:
+				'Listing templates needs admin access: choose the template By ID or By Name instead.',
 		},
 		page,
 		Math.min(tokenSize ?? SEARCH_PAGE_SIZE, GRAPHQL_PAGE_SIZE),
@@ -58,7 +59,8 @@ export async function searchTemplates(
 				: String(template.name),
 			value: String(template.id),
 		})),
-		paginationToken: page < list.pages && list.items.length > 0 ? pageToken(page + 1, size) : undefined,
+		paginationToken:
+			page < list.pages && list.items.length > 0 ? pageToken(page + 1, size) : undefined,
 	};
 }
 
@@ -86,7 +88,11 @@ export async function searchAssets(
 	const token = readPageToken(paginationToken);
 	let page: number | null = token.page;
 	let size = token.size ?? REST_MAX_PAGE_SIZE;
-	for (let read = 0; page !== null && read < maxPages && matches.length < ASSET_SEARCH_ENOUGH; read++) {
+	for (
+		let read = 0;
+		page !== null && read < maxPages && matches.length < ASSET_SEARCH_ENOUGH;
+		read++
+	) {
 		const result = await fetchRestPageAtServiceSize(api, request, page, size);
 		size = result.size;
 		matches.push(...result.page.items.filter(isMatch));

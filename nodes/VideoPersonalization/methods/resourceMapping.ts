@@ -42,7 +42,9 @@ function chosenTemplate(ctx: ILoadOptionsFunctions): { id: string } | { name: st
  * The chosen template's customizable fields for Create's Customer Data (resource mapper). Sub-fields
  * the service does not have are dropped from the query one by one (a server need not have them all).
  */
-export async function getTemplateFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
+export async function getTemplateFields(
+	this: ILoadOptionsFunctions,
+): Promise<ResourceMapperFields> {
 	const criteria = chosenTemplate(this);
 	if (typeof criteria === 'string') return { fields: [], emptyFieldsNotice: criteria };
 	const api = await serviceClient(this);
@@ -55,7 +57,8 @@ export async function getTemplateFields(this: ILoadOptionsFunctions): Promise<Re
 			action: `load the fields of the template with Template ${label}`,
 			permission: TEMPLATE_PERMISSION,
 		});
-		const notFound = !outcome.ok && outcome.errors.some((entry) => entry.code?.toUpperCase() === 'NOT_FOUND');
+		const notFound =
+			!outcome.ok && outcome.errors.some((entry) => entry.code?.toUpperCase() === 'NOT_FOUND');
 		if (notFound || (outcome.ok && !outcome.viewer.videoTemplate)) {
 			return {
 				fields: [],

@@ -142,7 +142,8 @@ export class ServiceClient {
 	/** A JSON object from a 2xx answer, or a clear error when the body is something else. */
 	expectObject(response: ApiResponse, call: CallDescription): IDataObject {
 		const { body } = response;
-		if (body !== null && typeof body === 'object' && !Array.isArray(body)) return body as IDataObject;
+		if (body !== null && typeof body === 'object' && !Array.isArray(body))
+			return body as IDataObject;
 		const got =
 			typeof body === 'string'
 				? `Expected JSON, got ${body.trim().startsWith('<') ? 'an HTML page' : 'text'}`
@@ -153,7 +154,11 @@ export class ServiceClient {
 	/** The NodeApiError for a failed call, with the API key kept out of every word of it. */
 	error(failure: Failure, call: CallDescription | ServiceRequest): NodeApiError {
 		const endpoint = 'idempotent' in call ? this.endpointOf(call) : undefined;
-		return toNodeApiError(this.ctx.getNode(), failure, { ...call, secrets: this.secrets, endpoint });
+		return toNodeApiError(this.ctx.getNode(), failure, {
+			...call,
+			secrets: this.secrets,
+			endpoint,
+		});
 	}
 
 	/** Which credential field a request's address comes from, and that address, for its errors. */

@@ -8,7 +8,9 @@ export interface ServiceConfig {
 	graphqlUrl: string;
 }
 
-export type ServiceConfigResult = { ok: true; config: ServiceConfig } | { ok: false; message: string };
+export type ServiceConfigResult =
+	| { ok: true; config: ServiceConfig }
+	| { ok: false; message: string };
 
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
 
@@ -16,12 +18,18 @@ export function isLoopbackHost(hostname: string): boolean {
 	return LOOPBACK_HOSTS.has(hostname.toLowerCase()) || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
-function parseHttpUrl(raw: string, label: string): { ok: true; url: URL } | { ok: false; message: string } {
+function parseHttpUrl(
+	raw: string,
+	label: string,
+): { ok: true; url: URL } | { ok: false; message: string } {
 	let url: URL;
 	try {
 		url = new URL(raw);
 	} catch {
-		return { ok: false, message: `${label} "${raw}" is not a valid address. Example: https://api.example.com/v1` };
+		return {
+			ok: false,
+			message: `${label} "${raw}" is not a valid address. Example: https://api.example.com/v1`,
+		};
 	}
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
 		return { ok: false, message: `${label} must start with https://` };
@@ -49,10 +57,16 @@ function withoutTrailingSlashes(value: string): string {
 }
 
 /** Validates the credential's addresses; pure, so the rules are tested on their own. */
-export function parseServiceConfig(credentials: ICredentialDataDecryptedObject): ServiceConfigResult {
+export function parseServiceConfig(
+	credentials: ICredentialDataDecryptedObject,
+): ServiceConfigResult {
 	const rawBase = withoutTrailingSlashes(String(credentials.baseUrl ?? '').trim());
 	if (!rawBase) {
-		return { ok: false, message: 'Base URL is empty. Set it in the credential, for example https://api.example.com/v1' };
+		return {
+			ok: false,
+			message:
+				'Base URL is empty. Set it in the credential, for example https://api.example.com/v1',
+		};
 	}
 	const base = parseHttpUrl(rawBase, 'Base URL');
 	if (!base.ok) return base;

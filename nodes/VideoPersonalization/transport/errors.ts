@@ -127,7 +127,10 @@ function header(headers: IDataObject, name: string): string | undefined {
 	return value === undefined || value === null ? undefined : String(value);
 }
 
-function bodyKind(failure: { headers: IDataObject; body: unknown }): 'json' | 'html' | 'text' | 'empty' {
+function bodyKind(failure: {
+	headers: IDataObject;
+	body: unknown;
+}): 'json' | 'html' | 'text' | 'empty' {
 	if (failure.body === undefined || failure.body === null || failure.body === '') return 'empty';
 	if (typeof failure.body === 'string') return looksLikeHtml(failure.body) ? 'html' : 'text';
 	const contentType = header(failure.headers, 'content-type') ?? '';
@@ -142,7 +145,9 @@ function committedNote(context: CallContext): string {
 }
 
 function retriedNote(context: CallContext): string {
-	return context.retries ? ` It was retried ${context.retries} time${context.retries === 1 ? '' : 's'}.` : '';
+	return context.retries
+		? ` It was retried ${context.retries} time${context.retries === 1 ? '' : 's'}.`
+		: '';
 }
 
 /** "the Base URL in the credential (https://api.example.com/v1)", or without the address when unknown. */
@@ -152,7 +157,11 @@ function addressField(context: CallContext): string {
 }
 
 /** A 404 or 405 for the whole query request: the address is wrong, no record was looked up. */
-function wrongQueryEndpoint(status: number, context: CallContext, server: string): DescribedFailure {
+function wrongQueryEndpoint(
+	status: number,
+	context: CallContext,
+	server: string,
+): DescribedFailure {
 	const url = context.endpoint?.url ?? 'the GraphQL endpoint';
 	return {
 		httpCode: String(status),
@@ -223,10 +232,12 @@ function describeHttp(
 					`Use the key of a user with that role, or ask an administrator.${server}`,
 			};
 		case 404:
-			if (context.endpoint?.field === 'GraphQL Endpoint') return wrongQueryEndpoint(status, context, server);
+			if (context.endpoint?.field === 'GraphQL Endpoint')
+				return wrongQueryEndpoint(status, context, server);
 			return describeNotFound(context, said);
 		case 405:
-			if (context.endpoint?.field === 'GraphQL Endpoint') return wrongQueryEndpoint(status, context, server);
+			if (context.endpoint?.field === 'GraphQL Endpoint')
+				return wrongQueryEndpoint(status, context, server);
 			return {
 				httpCode,
 				message: `The service does not allow this call: ${action} (405)`,
@@ -257,8 +268,7 @@ function describeHttp(
 					? `The service is rate limiting requests (429) and still was after ${context.retries} ` +
 						`retr${context.retries === 1 ? 'y' : 'ies'}`
 					: `The service is rate limiting requests (429)`,
-				description:
-					`Run again later, send fewer items per run, or add a Wait node between batches.${server}`,
+				description: `Run again later, send fewer items per run, or add a Wait node between batches.${server}`,
 			};
 		default:
 			break;
@@ -461,7 +471,9 @@ export function toNodeApiError(node: INode, failure: Failure, context: CallConte
 export function isOutOfTime(error: unknown): boolean {
 	if (error === null || typeof error !== 'object') return false;
 	const context = (error as { context?: unknown }).context;
-	return context !== null && typeof context === 'object' && (context as IDataObject).outOfTime === true;
+	return (
+		context !== null && typeof context === 'object' && (context as IDataObject).outOfTime === true
+	);
 }
 
 function errorChain(error: unknown): IDataObject[] {
@@ -477,11 +489,20 @@ function errorChain(error: unknown): IDataObject[] {
 /** A thrown transport error as a Failure; undefined when it is not a network fault. */
 export function networkFailure(error: unknown): Failure | undefined {
 	const chain = errorChain(error);
-	const codes = chain.map((entry) => entry.code).filter((code): code is string => typeof code === 'string');
-	const messages = chain.map((entry) => entry.message).filter((text): text is string => typeof text === 'string');
+	const codes = chain
+		.map((entry) => entry.code)
+		.filter((code): code is string => typeof code === 'string');
+	const messages = chain
+		.map((entry) => entry.message)
+		.filter((text): text is string => typeof text === 'string');
 	const text = messages.join(' ');
-	if (codes.includes('ERR_CANCELED') || chain.some((entry) => entry.name === 'AbortError')) return undefined;
-	if (codes.includes('ECONNABORTED') || codes.includes('ETIMEDOUT') || /timeout of \d+ms exceeded/i.test(text)) {
+	if (codes.includes('ERR_CANCELED') || chain.some((entry) => entry.name === 'AbortError'))
+		return undefined;
+	if (
+		codes.includes('ECONNABORTED') ||
+		codes.includes('ETIMEDOUT') ||
+		/timeout of \d+ms exceeded/i.test(text)
+	) {
 		const limit = /timeout of (\d+)ms/.exec(text)?.[1];
 		return {
 			kind: 'network',
@@ -489,7 +510,15 @@ export function networkFailure(error: unknown): Failure | undefined {
 			detail: limit ? `No answer within ${Number(limit) / 1000} s` : 'No answer in time',
 		};
 	}
-	const known = ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'];
+	const known = [
+		'ECONNREFUSED',
+		'ECONNRESET',
+		'EPIPE',
+		'ENOTFOUND',
+		'EAI_AGAIN',
+		'EHOSTUNREACH',
+		'ENETUNREACH',
+	];
 	const code = codes.find((candidate) => known.includes(candidate));
 	if (code) return { kind: 'network', code, detail: text };
 	// A reset after the answer began arrives as "stream has been aborted" (axios ERR_BAD_RESPONSE).

@@ -26,7 +26,10 @@ function quoted(value: string): string {
 
 /** RFC 5987 value-chars: encodeURIComponent leaves ' ( ) * as they are, and parsers stop at them. */
 function extendedValue(value: string): string {
-	return encodeURIComponent(value).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+	return encodeURIComponent(value).replace(
+		/['()*]/g,
+		(char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+	);
 }
 
 /** `filename="…"` for every parser, plus RFC 5987 `filename*` when the name is not plain ASCII. */

@@ -90,7 +90,8 @@ export class Pacer {
 		if (this.tokens && this.rate) {
 			const needed = this.tokens.burst >= 2 ? 1 + RESERVE : 1;
 			const level = this.tokenLevel(at);
-			if (level < needed) at += ((needed - level) / this.rate) * 1000 + (this.tokens.burst >= 2 ? 0 : this.padMs);
+			if (level < needed)
+				at += ((needed - level) / this.rate) * 1000 + (this.tokens.burst >= 2 ? 0 : this.padMs);
 		}
 		return at;
 	}
@@ -135,7 +136,8 @@ export class Pacer {
 
 	private onLimited(now: number, sentAt: number, headers: Record<string, unknown>): void {
 		this.stats.limited++;
-		const asked = parseRetryAfter(headerText(headers, 'retry-after'), now) ?? DEFAULT_LIMITED_WAIT_MS;
+		const asked =
+			parseRetryAfter(headerText(headers, 'retry-after'), now) ?? DEFAULT_LIMITED_WAIT_MS;
 		const waitMs = asked * (1 + PAUSE_JITTER * this.random());
 		const until = now + waitMs;
 		if (until > this.pausedUntilMs) {
@@ -145,7 +147,8 @@ export class Pacer {
 		this.nextAt = Math.max(this.nextAt, this.pausedUntilMs);
 		if (this.tokens) {
 			this.tokens = { ...this.tokens, level: 0, at: this.pausedUntilMs };
-			if (this.rate) this.padMs = Math.min(this.padMs + PAD_STEP_MS, (MAX_PAD_SHARE * 1000) / this.rate);
+			if (this.rate)
+				this.padMs = Math.min(this.padMs + PAD_STEP_MS, (MAX_PAD_SHARE * 1000) / this.rate);
 			return;
 		}
 		// A 429 for a request sent before the current phase says nothing about its pace.
@@ -182,10 +185,19 @@ export class Pacer {
 
 	/** RateLimit-Policy `q;w=s` gives the rate, RateLimit-Limit the burst, -Remaining the tokens left. */
 	private readHeaders(now: number, headers: Record<string, unknown>): void {
-		const policy = /^\s*(\d+(?:\.\d+)?)\s*;\s*w=(\d+(?:\.\d+)?)/.exec(headerText(headers, 'ratelimit-policy') ?? '');
+		const policy = /^\s*(\d+(?:\.\d+)?)\s*;\s*w=(\d+(?:\.\d+)?)/.exec(
+			headerText(headers, 'ratelimit-policy') ?? '',
+		);
 		const limit = Number(headerText(headers, 'ratelimit-limit'));
 		const remaining = Number(headerText(headers, 'ratelimit-remaining'));
-		if (!policy || !(limit >= 1) || !(remaining >= 0) || !(Number(policy[2]) > 0) || !(Number(policy[1]) > 0)) return;
+		if (
+			!policy ||
+			!(limit >= 1) ||
+			!(remaining >= 0) ||
+			!(Number(policy[2]) > 0) ||
+			!(Number(policy[1]) > 0)
+		)
+			return;
 		this.rate = (Number(policy[1]) / Number(policy[2])) * MARGIN;
 		if (!this.tokens) {
 			this.tokens = { level: remaining, at: now, burst: limit };

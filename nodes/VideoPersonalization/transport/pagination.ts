@@ -19,7 +19,9 @@ export const GRAPHQL_PAGE_SIZE = 100;
 export const PAGE_CONCURRENCY = 10;
 
 export function firstPageSize(selection: ListSelection, maxPageSize: number): number {
-	return selection.returnAll ? maxPageSize : Math.min(maxPageSize, Math.max(1, Math.floor(selection.limit)));
+	return selection.returnAll
+		? maxPageSize
+		: Math.min(maxPageSize, Math.max(1, Math.floor(selection.limit)));
 }
 
 /** Page numbers after the first that hold the records wanted. */
@@ -39,7 +41,12 @@ export function remainingPages(
  * The page size the server really uses, for the page numbers that follow: a server may cap a
  * size silently (serving fewer items than asked while more remain) or say so in its `limit`.
  */
-export function servedPageSize(asked: number, reportedLimit: number, served: number, total: number): number {
+export function servedPageSize(
+	asked: number,
+	reportedLimit: number,
+	served: number,
+	total: number,
+): number {
 	let size = Math.min(asked, reportedLimit);
 	if (served > 0 && served < size && served < total) size = served;
 	return Math.max(1, size);
@@ -71,7 +78,11 @@ class PageCount {
 
 	/** The error of a list that failed after some pages, with how many it had; nothing is output. */
 	note(error: unknown): unknown {
-		if (this.fetched === 0 || !(error instanceof NodeApiError || error instanceof NodeOperationError)) return error;
+		if (
+			this.fetched === 0 ||
+			!(error instanceof NodeApiError || error instanceof NodeOperationError)
+		)
+			return error;
 		const note = `It had fetched ${this.fetched} of ${this.expected} pages; nothing is output.`;
 		error.description = [error.description, note].filter(Boolean).join(' ');
 		return error;
@@ -127,14 +138,24 @@ export async function fetchRestPage(
 	const body = await api.object(call);
 	const pagination = body.pagination as IDataObject | undefined;
 	if (!Array.isArray(body.data) || !pagination || !isCount(pagination.total)) {
-		throw api.error({ kind: 'shape', detail: 'Expected { data: [...], pagination: { total, ... } }' }, call);
+		throw api.error(
+			{ kind: 'shape', detail: 'Expected { data: [...], pagination: { total, ... } }' },
+			call,
+		);
 	}
 	const entry = badEntry(body.data, 'data');
 	if (entry) throw api.error({ kind: 'shape', detail: entry }, call);
 	const nextPage = pagination.next_page;
-	if (nextPage !== undefined && nextPage !== null && !(typeof nextPage === 'number' && Number.isInteger(nextPage))) {
+	if (
+		nextPage !== undefined &&
+		nextPage !== null &&
+		!(typeof nextPage === 'number' && Number.isInteger(nextPage))
+	) {
 		throw api.error(
-			{ kind: 'shape', detail: `pagination.next_page must be a page number or null, got ${JSON.stringify(nextPage)}` },
+			{
+				kind: 'shape',
+				detail: `pagination.next_page must be a page number or null, got ${JSON.stringify(nextPage)}`,
+			},
 			call,
 		);
 	}
@@ -164,7 +185,12 @@ export async function fetchRestPageAtServiceSize(
 	const known = api.pageSizes.get(`rest:${request.path}`);
 	const asked = Math.min(wanted, REST_MAX_PAGE_SIZE, known ?? REST_MAX_PAGE_SIZE);
 	const served = await fetchRestPage(api, request, page, asked);
-	const size = servedPageSize(asked, served.limit, served.items.length, served.total - (page - 1) * asked);
+	const size = servedPageSize(
+		asked,
+		served.limit,
+		served.items.length,
+		served.total - (page - 1) * asked,
+	);
 	// Only a full-size ask teaches the service's largest size.
 	if (asked === Math.min(REST_MAX_PAGE_SIZE, known ?? REST_MAX_PAGE_SIZE) && size < asked) {
 		api.pageSizes.set(`rest:${request.path}`, size);
@@ -202,7 +228,12 @@ export async function restGetMany(
 	try {
 		pages.push(...(await mapWithConcurrency(numbers, PAGE_CONCURRENCY, fetchPage)));
 		let last = pages[pages.length - 1];
-		while (selection.returnAll && last.nextPage !== null && last.items.length > 0 && last.nextPage > last.page) {
+		while (
+			selection.returnAll &&
+			last.nextPage !== null &&
+			last.items.length > 0 &&
+			last.nextPage > last.page
+		) {
 			last = await fetchPage(last.nextPage);
 			pages.push(last);
 		}
@@ -243,7 +274,9 @@ export function isLimitRefusal(messages: string[]): boolean {
 	return messages.some(
 		(message) =>
 			!/rate[ -]?limit/i.test(message) &&
-			/\blimit\b.*\b(max|maximum|at most|exceed(s|ed)?|too (large|big|high)|must be|between)\b|page size/i.test(message),
+			/\blimit\b.*\b(max|maximum|at most|exceed(s|ed)?|too (large|big|high)|must be|between)\b|page size/i.test(
+				message,
+			),
 	);
 }
 
@@ -314,7 +347,12 @@ export async function fetchGraphqlPageAtServiceSize(
 		result = await fetchGraphqlPage(api, request, page, asked);
 	}
 	const served = result.page;
-	const size = servedPageSize(asked, served.limit, served.items.length, served.total - (page - 1) * asked);
+	const size = servedPageSize(
+		asked,
+		served.limit,
+		served.items.length,
+		served.total - (page - 1) * asked,
+	);
 	if (size < asked) api.pageSizes.set(request.field, size);
 	return { page: served, size };
 }
@@ -332,7 +370,8 @@ export async function graphqlGetMany(
 		firstPageSize(selection, GRAPHQL_PAGE_SIZE),
 	);
 
-	if (!selection.returnAll && first.items.length >= selection.limit) return mergePages([first.items], selection);
+	if (!selection.returnAll && first.items.length >= selection.limit)
+		return mergePages([first.items], selection);
 	const numbers = remainingPages(first.total, size, selection, first.pages);
 	const count = new PageCount(numbers.length + 1);
 	count.fetched = 1;

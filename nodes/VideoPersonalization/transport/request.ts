@@ -49,7 +49,9 @@ export interface RetriedCall extends Omit<CallContext, 'retries' | 'mayHaveCommi
 /** The execution's stop signal, where the context has one. */
 export function cancelSignal(ctx: ApiContext): AbortSignal | undefined {
 	const withSignal = ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined };
-	return typeof withSignal.getExecutionCancelSignal === 'function' ? withSignal.getExecutionCancelSignal() : undefined;
+	return typeof withSignal.getExecutionCancelSignal === 'function'
+		? withSignal.getExecutionCancelSignal()
+		: undefined;
 }
 
 /**
@@ -165,7 +167,9 @@ export async function sendWithRetries(
 	const signal = cancelSignal(ctx);
 	const startedAt = Date.now();
 	const stopped = () =>
-		new NodeOperationError(ctx.getNode(), `Stopped while trying to ${call.action}`, { itemIndex: call.itemIndex });
+		new NodeOperationError(ctx.getNode(), `Stopped while trying to ${call.action}`, {
+			itemIndex: call.itemIndex,
+		});
 	let sent = 0;
 	let faults = 0;
 	let last: Failure | undefined;
@@ -196,7 +200,9 @@ export async function sendWithRetries(
 			throw giveUp(held > call.deadline - Date.now() ? held : undefined);
 		}
 		sent++;
-		const timeoutMs = call.capTimeout ? Math.max(1, Math.min(call.timeoutMs, call.deadline - sentAt)) : call.timeoutMs;
+		const timeoutMs = call.capTimeout
+			? Math.max(1, Math.min(call.timeoutMs, call.deadline - sentAt))
+			: call.timeoutMs;
 		let failure: Failure;
 		try {
 			const response = await send(timeoutMs);

@@ -33,7 +33,10 @@ export function isRetryable(failure: Failure, idempotent: boolean): boolean {
 	}
 	if (failure.kind === 'network') {
 		if (failure.code === 'ECONNREFUSED') return true;
-		return idempotent && ['ECONNRESET', 'EPIPE', 'TIMEOUT', 'ETIMEDOUT', 'EAI_AGAIN'].includes(failure.code);
+		return (
+			idempotent &&
+			['ECONNRESET', 'EPIPE', 'TIMEOUT', 'ETIMEDOUT', 'EAI_AGAIN'].includes(failure.code)
+		);
 	}
 	return false;
 }

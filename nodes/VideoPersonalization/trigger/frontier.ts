@@ -89,7 +89,9 @@ class Walker {
 		const seen = detectOrder(read.items);
 		if (seen !== 'unknown' && seen !== this.order) throw new OrderChanged(seen, read.total);
 		const start = (page - 1) * read.size;
-		const ranks = read.items.map((_, index) => (newestFirst ? read.total - 1 - (start + index) : start + index));
+		const ranks = read.items.map((_, index) =>
+			newestFirst ? read.total - 1 - (start + index) : start + index,
+		);
 		const videos = [...read.items];
 		if (newestFirst) {
 			videos.reverse();
@@ -106,7 +108,10 @@ class Walker {
 		const from = newer ? previous.ranks[previous.ranks.length - 1] : previous.ranks[0];
 		// Overlaps of a tenth of a page, then more; past half a page a window would not move on.
 		for (let back = this.margin; back < Math.max(2, this.size / 2); back *= 2) {
-			const window = await this.read(Math.max(0, newer ? from - back + 1 : from + back - 1), direction);
+			const window = await this.read(
+				Math.max(0, newer ? from - back + 1 : from + back - 1),
+				direction,
+			);
 			if (window.videos.length === 0) return window;
 			const anchored = window.videos.some((video) => edgeIds.has(placeVideo(video).id));
 			const end = newer ? window.ranks[window.ranks.length - 1] : window.ranks[0];
@@ -117,12 +122,17 @@ class Walker {
 		// next one, then the previous one again; unchanged, nothing moved across the boundary between.
 		const beyond = await this.read(Math.max(0, newer ? from + 1 : from - 1), direction);
 		const again = await this.session.read(previous.page, undefined, previous.limit);
-		const ids = (videos: IDataObject[]) => videos.map((video) => placeVideo(video).id).sort().join();
+		const ids = (videos: IDataObject[]) =>
+			videos
+				.map((video) => placeVideo(video).id)
+				.sort()
+				.join();
 		return ids(again.items) === ids(previous.videos) ? beyond : undefined;
 	}
 }
 
-const newestEnd = (window: Window) => window.videos.length === 0 || window.ranks[window.ranks.length - 1] >= window.total - 1;
+const newestEnd = (window: Window) =>
+	window.videos.length === 0 || window.ranks[window.ranks.length - 1] >= window.total - 1;
 const oldestEnd = (window: Window) => window.videos.length === 0 || window.ranks[0] <= 0;
 
 /** Applies a window to the ledger, oldest video first; returns the newest created_at in it. */
@@ -171,7 +181,8 @@ export async function walkFrontier(
 		if (order === 'unknown' && first.total > first.size) {
 			const last = await session.read(pageCountOf(first.total, session.pageSize));
 			// Two ends of one list only if it held still between the reads; else the next poll tries again.
-			if (last.total !== first.total) return { complete: false, order: 'unknown', total: last.total, below: ledger.below };
+			if (last.total !== first.total)
+				return { complete: false, order: 'unknown', total: last.total, below: ledger.below };
 			order = detectOrder([...first.items, ...last.items]);
 		}
 		if (order === 'unknown') return await readWholeList(session, ledger, goal, first);
@@ -199,9 +210,11 @@ async function walkUp(
 	const startRank = Math.max(0, below - walker.margin);
 	let window = await walker.read(startRank, 'newer');
 	// On a newest-first list a rank's page depends on the total: if it changed, read where it is now.
-	if (order === 'newest-first' && window.total !== walker.assumedTotal) window = await walker.read(startRank, 'newer');
+	if (order === 'newest-first' && window.total !== walker.assumedTotal)
+		window = await walker.read(startRank, 'newer');
 	const belowHorizon = (candidate: Window) =>
-		candidate.videos.some((video) => placeVideo(video).createdAt < ledger.horizon) || oldestEnd(candidate);
+		candidate.videos.some((video) => placeVideo(video).createdAt < ledger.horizon) ||
+		oldestEnd(candidate);
 	while (goal.kind === 'poll' && !belowHorizon(window)) {
 		window = await walker.read(Math.max(0, window.ranks[0] - walker.size), 'newer');
 	}
@@ -216,14 +229,26 @@ async function walkUp(
 		}
 		if (newestEnd(window)) break;
 		const next = await walker.next(window, 'newer');
-		if (!next) return { complete: false, order, total: window.total, below: belowIn(window, ledger.horizon) };
+		if (!next)
+			return {
+				complete: false,
+				order,
+				total: window.total,
+				below: belowIn(window, ledger.horizon),
+			};
 		window = next;
 	}
 	if (goal.kind !== 'poll') ledger.advance(newest - SETTLE_MS);
 	return { complete: true, order, total: window.total, below: belowIn(window, ledger.horizon) };
 }
 
-async function walkDown(walker: Walker, ledger: Ledger, goal: FrontierGoal, order: ListOrder, total: number): Promise<FrontierResult> {
+async function walkDown(
+	walker: Walker,
+	ledger: Ledger,
+	goal: FrontierGoal,
+	order: ListOrder,
+	total: number,
+): Promise<FrontierResult> {
 	let window = await walker.read(Math.max(0, total - 1), 'older');
 	// The list grew since its total was read: start again from its newest end, wherever it is now.
 	for (let attempt = 0; !newestEnd(window) && attempt < 5; attempt++) {
@@ -234,7 +259,8 @@ async function walkDown(walker: Walker, ledger: Ledger, goal: FrontierGoal, orde
 	for (;;) {
 		newest = Math.max(newest, apply(ledger, goal, window));
 		const target = newest - SETTLE_MS;
-		if (oldestEnd(window) || window.videos.some((video) => placeVideo(video).createdAt < target)) break;
+		if (oldestEnd(window) || window.videos.some((video) => placeVideo(video).createdAt < target))
+			break;
 		const next = await walker.next(window, 'older');
 		if (!next) return { complete: false, order, total: window.total, below: 0 };
 		window = next;
@@ -244,7 +270,12 @@ async function walkDown(walker: Walker, ledger: Ledger, goal: FrontierGoal, orde
 }
 
 /** Order unknown on a list longer than a page: every video shares one second, so all pages are read. */
-async function readWholeList(session: PollSession, ledger: Ledger, goal: FrontierGoal, first: ReadPage): Promise<FrontierResult> {
+async function readWholeList(
+	session: PollSession,
+	ledger: Ledger,
+	goal: FrontierGoal,
+	first: ReadPage,
+): Promise<FrontierResult> {
 	const ids = new Set<string>();
 	let still = true;
 	let newest = Number.NEGATIVE_INFINITY;
@@ -252,7 +283,16 @@ async function readWholeList(session: PollSession, ledger: Ledger, goal: Frontie
 	for (let pageNumber = 1; pageNumber <= pages; pageNumber++) {
 		const page = pageNumber === 1 ? first : await session.read(pageNumber);
 		const ranks = page.items.map((_, index) => (pageNumber - 1) * first.size + index);
-		newest = Math.max(newest, apply(ledger, goal, { videos: page.items, ranks, total: page.total, page: pageNumber, limit: first.size }));
+		newest = Math.max(
+			newest,
+			apply(ledger, goal, {
+				videos: page.items,
+				ranks,
+				total: page.total,
+				page: pageNumber,
+				limit: first.size,
+			}),
+		);
 		for (const video of page.items) ids.add(placeVideo(video).id);
 		still &&= page.total === first.total;
 	}

@@ -25,8 +25,14 @@ export interface InFlightResult {
  * finish, as on a busy account), only the processing list is read. Nothing here emits: a video
  * in flight owes no event yet.
  */
-export async function readInFlight(session: PollSession, ledger: Ledger, forceFull: boolean): Promise<InFlightResult> {
-	const firsts = await Promise.all(IN_FLIGHT_STATUSES.map(async (status) => await session.read(1, status)));
+export async function readInFlight(
+	session: PollSession,
+	ledger: Ledger,
+	forceFull: boolean,
+): Promise<InFlightResult> {
+	const firsts = await Promise.all(
+		IN_FLIGHT_STATUSES.map(async (status) => await session.read(1, status)),
+	);
 	const present = new Set<string>();
 	const unaccounted = { draft: 0, processing: 0 };
 	const rejoined = { draft: false, processing: false };
@@ -48,14 +54,21 @@ export async function readInFlight(session: PollSession, ledger: Ledger, forceFu
 	const expected = (status: InFlightStatus) =>
 		tracked.filter((video) => video.status === status).length + unaccounted[status];
 	const [drafts, processing] = firsts;
-	const addsUp = (status: InFlightStatus, total: number) => !rejoined[status] && total === expected(status);
-	if (!forceFull && !rejoined.draft && !rejoined.processing && drafts.total + processing.total === expected('draft') + expected('processing')) {
+	const addsUp = (status: InFlightStatus, total: number) =>
+		!rejoined[status] && total === expected(status);
+	if (
+		!forceFull &&
+		!rejoined.draft &&
+		!rejoined.processing &&
+		drafts.total + processing.total === expected('draft') + expected('processing')
+	) {
 		return { complete: true, fullRead: false, suspects: [] };
 	}
 	const readDrafts = forceFull || !addsUp('draft', drafts.total);
-	const lists = IN_FLIGHT_STATUSES.map((status, index) => ({ status, first: firsts[index] })).filter(
-		({ status }) => status === 'processing' || readDrafts,
-	);
+	const lists = IN_FLIGHT_STATUSES.map((status, index) => ({
+		status,
+		first: firsts[index],
+	})).filter(({ status }) => status === 'processing' || readDrafts);
 	const read = await Promise.all(
 		lists.map(async ({ status, first }) => await readRest(session, status, first, observe(status))),
 	);
@@ -73,7 +86,12 @@ export async function readInFlight(session: PollSession, ledger: Ledger, forceFu
  * back. So every video in the list from the first read to the last is seen. False if the list
  * moved too much to be sure (the caller then reads it in full next poll).
  */
-async function readRest(session: PollSession, status: string, first: ReadPage, observe: (page: ReadPage) => void): Promise<boolean> {
+async function readRest(
+	session: PollSession,
+	status: string,
+	first: ReadPage,
+	observe: (page: ReadPage) => void,
+): Promise<boolean> {
 	const maxSize = first.size;
 	const margin = Math.max(1, Math.floor(maxSize / 10));
 	let end = first.items.length;

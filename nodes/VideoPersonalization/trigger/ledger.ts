@@ -17,8 +17,10 @@ export function unplaceable(video: IDataObject): string | undefined {
 	if ((typeof id !== 'string' && typeof id !== 'number') || String(id) === '') {
 		return `a listed video has no id (${JSON.stringify(id)})`;
 	}
-	const createdAt = typeof video.created_at === 'string' ? Date.parse(video.created_at) : Number.NaN;
-	if (Number.isNaN(createdAt)) return `video "${String(id)}" has no readable created_at (${JSON.stringify(video.created_at)})`;
+	const createdAt =
+		typeof video.created_at === 'string' ? Date.parse(video.created_at) : Number.NaN;
+	if (Number.isNaN(createdAt))
+		return `video "${String(id)}" has no readable created_at (${JSON.stringify(video.created_at)})`;
 	return undefined;
 }
 
@@ -100,7 +102,8 @@ export class Ledger {
 	advance(to: number): void {
 		if (to <= this.horizon) return;
 		this.horizon = to;
-		for (const [id, createdAt] of Object.entries(this.edge)) if (createdAt < to) delete this.edge[id];
+		for (const [id, createdAt] of Object.entries(this.edge))
+			if (createdAt < to) delete this.edge[id];
 	}
 }
 

@@ -22,7 +22,12 @@ export async function locateSuspects(
 	const observe = (page: ReadPage, pageNumber: number) => {
 		page.items.forEach((video, index) => {
 			const position = (pageNumber - 1) * page.size + index;
-			const rank = list.order === 'oldest-first' ? position : list.order === 'newest-first' ? page.total - 1 - position : undefined;
+			const rank =
+				list.order === 'oldest-first'
+					? position
+					: list.order === 'newest-first'
+						? page.total - 1 - position
+						: undefined;
 			if (ledger.seen(video, rank)) remaining.delete(placeVideo(video).id);
 		});
 	};
@@ -34,20 +39,29 @@ export async function locateSuspects(
 			const rank = ledger.tracked[id]?.rank;
 			if (rank === undefined) continue;
 			const position = list.order === 'oldest-first' ? rank : list.total - 1 - rank;
-			if (position >= 0 && position < list.total) guesses.add(Math.floor(position / session.pageSize) + 1);
+			if (position >= 0 && position < list.total)
+				guesses.add(Math.floor(position / session.pageSize) + 1);
 		}
 		await mapWithConcurrency([...guesses], CONCURRENCY, async (pageNumber) => {
 			observe(await session.read(pageNumber), pageNumber);
 		});
 	}
 
-	const byTime = [...remaining].sort((left, right) => ledger.tracked[left].createdAt - ledger.tracked[right].createdAt);
+	const byTime = [...remaining].sort(
+		(left, right) => ledger.tracked[left].createdAt - ledger.tracked[right].createdAt,
+	);
 	for (const id of byTime) {
 		if (!remaining.has(id)) continue;
-		const found = await search(session, list.order, ledger.tracked[id].createdAt, list.total, (page, pageNumber) => {
-			observe(page, pageNumber);
-			return !remaining.has(id);
-		});
+		const found = await search(
+			session,
+			list.order,
+			ledger.tracked[id].createdAt,
+			list.total,
+			(page, pageNumber) => {
+				observe(page, pageNumber);
+				return !remaining.has(id);
+			},
+		);
 		if (found === 'missing') ledger.missed(id);
 	}
 }
@@ -102,11 +116,20 @@ async function search(
 			continue;
 		}
 		for (const step of [-1, 1]) {
-			for (let pageNumber = middle + step; pageNumber >= 1 && pageNumber <= pageCountOf(page.total, page.size); pageNumber += step) {
+			for (
+				let pageNumber = middle + step;
+				pageNumber >= 1 && pageNumber <= pageCountOf(page.total, page.size);
+				pageNumber += step
+			) {
 				const next = await read(pageNumber);
 				if (next.found) return 'found';
 				const nextTimes = createdTimes(next.page.items);
-				if (nextTimes.length === 0 || target < Math.min(...nextTimes) || target > Math.max(...nextTimes)) break;
+				if (
+					nextTimes.length === 0 ||
+					target < Math.min(...nextTimes) ||
+					target > Math.max(...nextTimes)
+				)
+					break;
 			}
 		}
 		return verdict();

@@ -55,7 +55,8 @@ export interface PollOutcome {
 async function untilOutOfTime<T>(phase: () => Promise<T>): Promise<{ value: T } | undefined> {
 	return await phase().then(
 		(value) => ({ value }),
-		async (error: unknown) => (error instanceof OutOfTime ? undefined : await Promise.reject(error)),
+		async (error: unknown) =>
+			error instanceof OutOfTime ? undefined : await Promise.reject(error),
 	);
 }
 
@@ -79,15 +80,27 @@ export async function runPoll(
 	if (current) goal = { kind: 'poll' };
 	else if (previous?.version === 1) goal = { kind: 'legacy', covered: previous.covered };
 	const started = now();
-	const nothing = (outOfTime: boolean): PollOutcome => ({ events: [], state: undefined, lost: [], outOfTime });
+	const nothing = (outOfTime: boolean): PollOutcome => ({
+		events: [],
+		state: undefined,
+		lost: [],
+		outOfTime,
+	});
 
 	// Phase 1. Activation and carry-over must read their whole frontier to have a horizon at all.
-	const known = { order: previous?.order ?? 'unknown', total: current?.total ?? 0, below: current?.below ?? 0 };
-	const frontier = (await untilOutOfTime(async () => await walkFrontier(session, ledger, goal, known)))?.value;
+	const known = {
+		order: previous?.order ?? 'unknown',
+		total: current?.total ?? 0,
+		below: current?.below ?? 0,
+	};
+	const frontier = (
+		await untilOutOfTime(async () => await walkFrontier(session, ledger, goal, known))
+	)?.value;
 	if (goal.kind !== 'poll' && !frontier?.complete) return nothing(!frontier);
 
 	// Phase 2, after phase 1 only: its reads must be newer than every read of phase 1.
-	const fullReadDue = !current || !frontier?.complete || started - current.fullReadAt >= FULL_READ_MS;
+	const fullReadDue =
+		!current || !frontier?.complete || started - current.fullReadAt >= FULL_READ_MS;
 	const inFlight = frontier
 		? (await untilOutOfTime(async () => await readInFlight(session, ledger, fullReadDue)))?.value
 		: undefined;
@@ -104,10 +117,13 @@ export async function runPoll(
 	const located =
 		inFlight?.complete === true &&
 		(suspects.length === 0 ||
-			(await untilOutOfTime(async () => await locateSuspects(session, ledger, suspects, { order, total }))) !== undefined);
+			(await untilOutOfTime(
+				async () => await locateSuspects(session, ledger, suspects, { order, total }),
+			)) !== undefined);
 
 	let fullReadAt = 0; // an unfinished phase 2 or 3: the next poll reads in full
-	if (inFlight && located) fullReadAt = inFlight.fullRead ? started : (current?.fullReadAt ?? started);
+	if (inFlight && located)
+		fullReadAt = inFlight.fullRead ? started : (current?.fullReadAt ?? started);
 	const state: TriggerState = {
 		version: 2,
 		order,
@@ -121,7 +137,8 @@ export async function runPoll(
 		pageSize: session.pageSize,
 	};
 	const events = ledger.events.sort(
-		(left, right) => Date.parse(String(left.video.created_at)) - Date.parse(String(right.video.created_at)),
+		(left, right) =>
+			Date.parse(String(left.video.created_at)) - Date.parse(String(right.video.created_at)),
 	);
 	return { events, state, lost: ledger.lost, outOfTime: !located };
 }

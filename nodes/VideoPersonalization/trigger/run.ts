@@ -31,7 +31,12 @@ export async function pollOnce(request: PollRequest): Promise<PollRun> {
 	if (!token) return { status: 'busy' };
 	try {
 		const previous = readState(request.staticData);
-		const session = new PollSession(request.source, started + request.budgetMs, request.now, pageSizeFor(previous));
+		const session = new PollSession(
+			request.source,
+			started + request.budgetMs,
+			request.now,
+			pageSizeFor(previous),
+		);
 		const outcome = await runPoll(session, previous, request.now);
 		if (!holdsLease(request.key, token)) return { status: 'superseded' };
 		if (outcome.state) writeState(request.staticData, outcome.state);

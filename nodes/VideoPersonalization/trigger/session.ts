@@ -5,7 +5,12 @@ import type { RestPage } from '../transport/pagination';
 /** Where a poll reads from: the REST video list, optionally filtered by status. */
 export interface PageSource {
 	/** `timeoutMs`: what is left of the poll's time; a request may outlive it by a little (MIN_REQUEST_MS). */
-	page(page: number, limit: number, status: string | undefined, timeoutMs: number): Promise<RestPage>;
+	page(
+		page: number,
+		limit: number,
+		status: string | undefined,
+		timeoutMs: number,
+	): Promise<RestPage>;
 }
 
 /** The shortest timeout a request of the poll gets, however little of its time is left. */
@@ -50,19 +55,23 @@ export class PollSession {
 		this.requests++;
 		// A request that fails after the deadline (cut short, or retried past it) ends the phase like
 		// the deadline does: the poll commits what it concluded. Before the deadline, it fails the poll.
-		const result = await this.source.page(page, limit, status, left).catch(async (error: unknown) =>
-			this.timeLeft() <= 0 ? await Promise.reject(new OutOfTime()) : await Promise.reject(error),
-		);
+		const result = await this.source
+			.page(page, limit, status, left)
+			.catch(async (error: unknown) =>
+				this.timeLeft() <= 0 ? await Promise.reject(new OutOfTime()) : await Promise.reject(error),
+			);
 		// A service that serves fewer than asked (while more remain) pages by what it serves.
 		let size = Math.min(limit, result.limit > 0 ? result.limit : limit);
-		if (result.items.length < size && page * size < result.total) size = Math.max(1, result.items.length);
+		if (result.items.length < size && page * size < result.total)
+			size = Math.max(1, result.items.length);
 		// Learnt only from a full-size ask: a smaller window says nothing about the service's limit.
 		if (limit === this.pageSize && size < this.pageSize && page === 1) this.pageSize = size;
 		return { ...result, size };
 	}
 }
 
-export const isInFlight = (video: IDataObject): boolean => video.status === 'draft' || video.status === 'processing';
+export const isInFlight = (video: IDataObject): boolean =>
+	video.status === 'draft' || video.status === 'processing';
 
 export function pageCountOf(total: number, size: number): number {
 	return Math.max(1, Math.ceil(total / size));

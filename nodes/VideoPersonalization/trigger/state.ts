@@ -45,8 +45,10 @@ const STATE_KEY = 'videoTrigger';
 
 const isOrder = (value: unknown): value is ListOrder =>
 	value === 'newest-first' || value === 'oldest-first' || value === 'unknown';
-const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
-const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+const isCount = (value: unknown): value is number =>
+	typeof value === 'number' && Number.isInteger(value) && value >= 0;
+const isTime = (value: unknown): value is number =>
+	typeof value === 'number' && Number.isFinite(value);
 const isRecord = (value: unknown): value is IDataObject =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -56,7 +58,10 @@ function readTracked(raw: unknown, version: 1 | 2): Record<string, TrackedVideo>
 	for (const [id, entry] of Object.entries(raw)) {
 		if (!isRecord(entry) || typeof entry.status !== 'string') return undefined;
 		const createdAt = version === 2 ? entry.createdAt : Date.parse(String(entry.createdAt));
-		const video: TrackedVideo = { status: entry.status, createdAt: isTime(createdAt) ? createdAt : Number.NaN };
+		const video: TrackedVideo = {
+			status: entry.status,
+			createdAt: isTime(createdAt) ? createdAt : Number.NaN,
+		};
 		if (isCount(entry.rank)) video.rank = entry.rank;
 		if (isCount(entry.misses) && entry.misses > 0) video.misses = entry.misses;
 		tracked[id] = video;
@@ -70,7 +75,9 @@ export function readState(staticData: IDataObject): TriggerState | LegacyState |
 	if (!isRecord(raw) || !isOrder(raw.order)) return undefined;
 	if (raw.version === 1) {
 		const tracked = readTracked(raw.pending, 1);
-		return isCount(raw.covered) && tracked ? { version: 1, order: raw.order, covered: raw.covered, tracked } : undefined;
+		return isCount(raw.covered) && tracked
+			? { version: 1, order: raw.order, covered: raw.covered, tracked }
+			: undefined;
 	}
 	if (raw.version !== 2) return undefined;
 	const tracked = readTracked(raw.tracked, 2);

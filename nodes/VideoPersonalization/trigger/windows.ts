@@ -7,7 +7,10 @@
  */
 
 const sizesUpTo = (maxSize: number) =>
-	Array.from({ length: maxSize - Math.max(1, Math.ceil(maxSize / 2)) + 1 }, (_, index) => maxSize - index);
+	Array.from(
+		{ length: maxSize - Math.max(1, Math.ceil(maxSize / 2)) + 1 },
+		(_, index) => maxSize - index,
+	);
 
 /** The page and size whose window starts at or before position `start` and ends furthest after it. */
 export function windowAt(start: number, maxSize: number): { page: number; size: number } {

@@ -29,7 +29,11 @@ class TriggerRun {
 				mode,
 			});
 			for (const item of result?.[0] ?? []) {
-				this.emitted.push({ id: String(item.json.id), event: String(item.json.event), status: String(item.json.status) });
+				this.emitted.push({
+					id: String(item.json.id),
+					event: String(item.json.event),
+					status: String(item.json.status),
+				});
 			}
 			return result;
 		} finally {
@@ -42,7 +46,8 @@ class TriggerRun {
 function finishedAfter(sandbox: Sandbox, time: number): Map<string, string> {
 	const expected = new Map<string, string>();
 	for (const video of sandbox.store.listVideos()) {
-		if ((video.status === 'published' || video.status === 'failed') && video.finishAt > time) expected.set(video.id, video.status);
+		if ((video.status === 'published' || video.status === 'failed') && video.finishAt > time)
+			expected.set(video.id, video.status);
 	}
 	return expected;
 }
@@ -57,7 +62,9 @@ describe('Video Personalization Trigger', () => {
 
 	it('emits nothing for videos finished before it was published, then each new result once', async () => {
 		const run = new TriggerRun(sandbox);
-		const alreadyFinished = sandbox.store.listVideos().filter((video) => video.status === 'published' || video.status === 'failed');
+		const alreadyFinished = sandbox.store
+			.listVideos()
+			.filter((video) => video.status === 'published' || video.status === 'failed');
 		expect(alreadyFinished.length).toBeGreaterThan(100);
 		expect(await run.poll()).toBeNull();
 		const baseline = sandbox.clock.now();
@@ -77,16 +84,19 @@ describe('Video Personalization Trigger', () => {
 		const result = await run.poll();
 		const expected = finishedAfter(sandbox, baseline);
 		expect(emittedIds()).toEqual([...expected.keys()].sort());
-		const newItems = (result?.[0] ?? []).filter((item) => added.some((video) => video.id === item.json.id));
+		const newItems = (result?.[0] ?? []).filter((item) =>
+			added.some((video) => video.id === item.json.id),
+		);
 		expect(newItems).toHaveLength(5);
 		for (const item of newItems) {
 			expect(expected.get(String(item.json.id))).toBe(item.json.status);
 			expect(item.json.event).toBe(`video.${String(item.json.status)}`);
-			if (item.json.status === 'published') expect(item.json.url).toEqual(expect.stringContaining(sandbox.cdnUrl));
+			if (item.json.status === 'published')
+				expect(item.json.url).toEqual(expect.stringContaining(sandbox.cdnUrl));
 		}
-		expect(run.emitted.filter((event) => event.status === 'failed').map((event) => event.id)).toEqual(
-			expect.arrayContaining([added[3].id, added[4].id]),
-		);
+		expect(
+			run.emitted.filter((event) => event.status === 'failed').map((event) => event.id),
+		).toEqual(expect.arrayContaining([added[3].id, added[4].id]));
 		sandbox.clock.advance(MINUTE);
 		await run.poll();
 		// Nothing twice: the emitted ids stay exactly the finished ones.
@@ -114,7 +124,11 @@ describe('Video Personalization Trigger', () => {
 			expect(run.requestsPerPoll.slice(1)).toEqual([3, 3]);
 
 			const now = large.clock.now();
-			const batch = large.store.addVideos(250, { createdAt: now, finishAt: now + 10 * MINUTE, outcome: 'published' });
+			const batch = large.store.addVideos(250, {
+				createdAt: now,
+				finishAt: now + 10 * MINUTE,
+				outcome: 'published',
+			});
 			large.clock.advance(MINUTE);
 			await run.poll(); // sees the new videos in flight: 3 requests + the pages of the 250 new ones
 			large.clock.advance(20 * MINUTE);
@@ -130,9 +144,15 @@ describe('Video Personalization Trigger', () => {
 
 	it('stays at 3 requests per idle poll with 1,000 drafts and 800 renders in flight, and reads the lists when one finishes', async () => {
 		const now = sandbox.clock.now();
-		const drafts = sandbox.store.addVideos(1000, { createdAt: now - 60_000, finishAt: now + 600 * MINUTE });
+		const drafts = sandbox.store.addVideos(1000, {
+			createdAt: now - 60_000,
+			finishAt: now + 600 * MINUTE,
+		});
 		for (const video of drafts) sandbox.store.setVideoOutcome(video.id, { status: 'draft' });
-		const renders = sandbox.store.addVideos(800, { createdAt: now - 30_000, finishAt: now + 600 * MINUTE });
+		const renders = sandbox.store.addVideos(800, {
+			createdAt: now - 30_000,
+			finishAt: now + 600 * MINUTE,
+		});
 		sandbox.clock.advance(5000);
 		const run = new TriggerRun(sandbox);
 		await run.poll();
@@ -144,25 +164,37 @@ describe('Video Personalization Trigger', () => {
 		sandbox.clock.advance(1000);
 		const result = await run.poll();
 		expect(result?.[0].map((item) => item.json.id)).toEqual([renders[400].id]);
-		process.stdout.write(`trigger: 1,800 in flight, idle ${run.requestsPerPoll[1]} requests, one finished ${run.requestsPerPoll[3]} requests\n`);
+		process.stdout.write(
+			`trigger: 1,800 in flight, idle ${run.requestsPerPoll[1]} requests, one finished ${run.requestsPerPoll[3]} requests\n`,
+		);
 	});
 
 	it('a long Retry-After during a poll ends its reading in time; the next poll emits what it left', async () => {
 		const run = new TriggerRun(sandbox);
 		await run.poll();
 		const start = sandbox.clock.now();
-		const batch = sandbox.store.addVideos(30, { createdAt: start + 1000, finishAt: start + 20_000, outcome: 'published' });
+		const batch = sandbox.store.addVideos(30, {
+			createdAt: start + 1000,
+			finishAt: start + 20_000,
+			outcome: 'published',
+		});
 		sandbox.clock.advance(MINUTE);
 		// Every list request is answered 429 with Retry-After: 600 (ten minutes).
-		sandbox.faults.script([{ kind: '429', status: 429, retryAfter: 600, times: 100, match: { path: '/v1/videos' } }]);
+		sandbox.faults.script([
+			{ kind: '429', status: 429, retryAfter: 600, times: 100, match: { path: '/v1/videos' } },
+		]);
 		// The poll does not wait ten minutes (the test would time out): it returns, emitting nothing.
 		expect(await run.poll()).toBeNull();
 		sandbox.faults.clear();
 		sandbox.clock.advance(MINUTE);
 		await run.poll();
 		// The 30, and the seed's renders that finished meanwhile: each once.
-		expect(run.emitted.map((event) => event.id).sort()).toEqual([...finishedAfter(sandbox, start).keys()].sort());
-		expect(run.emitted.map((event) => event.id)).toEqual(expect.arrayContaining(batch.map((video) => video.id)));
+		expect(run.emitted.map((event) => event.id).sort()).toEqual(
+			[...finishedAfter(sandbox, start).keys()].sort(),
+		);
+		expect(run.emitted.map((event) => event.id)).toEqual(
+			expect.arrayContaining(batch.map((video) => video.id)),
+		);
 	});
 
 	it('fires only for the chosen event', async () => {
@@ -193,13 +225,25 @@ describe('Video Personalization Trigger', () => {
 		const run = new TriggerRun(sandbox);
 		await run.poll();
 		const baseline = sandbox.clock.now();
-		const thirty = sandbox.store.addVideos(30, { createdAt: baseline, finishAt: { from: baseline + MINUTE, to: baseline + 3 * MINUTE } });
+		const thirty = sandbox.store.addVideos(30, {
+			createdAt: baseline,
+			finishAt: { from: baseline + MINUTE, to: baseline + 3 * MINUTE },
+		});
 		sandbox.clock.advance(30 * 1000);
 		await run.poll();
 		sandbox.clock.advance(5 * MINUTE);
 		const stateBefore = run.staticData;
 		// Every attempt at one of the pages the poll needs fails: the poll gives up.
-		sandbox.faults.script([{ kind: 'html', status: 503, retryAfter: 0, times: 100, skip: 1, match: { path: '/v1/videos' } }]);
+		sandbox.faults.script([
+			{
+				kind: 'html',
+				status: 503,
+				retryAfter: 0,
+				times: 100,
+				skip: 1,
+				match: { path: '/v1/videos' },
+			},
+		]);
 		await expect(run.poll()).rejects.toThrow(/503/);
 		expect(run.staticData).toBe(stateBefore);
 		sandbox.faults.clear();
@@ -223,7 +267,12 @@ describe('Video Personalization Trigger', () => {
 				createdAt: { from: baseline + MINUTE, to: baseline + 5 * MINUTE },
 				finishAt: { from: baseline + 60 * MINUTE, to: baseline + 280 * MINUTE },
 			});
-			sandbox.faults.random({ rate: 0.03, kinds: ['429', '500', '503', 'reset', 'html'], retryAfter: 0, seed: 7 });
+			sandbox.faults.random({
+				rate: 0.03,
+				kinds: ['429', '500', '503', 'reset', 'html'],
+				retryAfter: 0,
+				seed: 7,
+			});
 			let failedPolls = 0;
 			for (let poll = 1; poll <= 300; poll++) {
 				sandbox.clock.advance(MINUTE);
@@ -243,11 +292,18 @@ describe('Video Personalization Trigger', () => {
 			const expected = finishedAfter(sandbox, baseline);
 			expect(expected.size).toBeGreaterThan(2000);
 			const seen = new Map<string, number>();
-			for (const event of run.emitted) seen.set(`${event.id}:${event.status}`, (seen.get(`${event.id}:${event.status}`) ?? 0) + 1);
+			for (const event of run.emitted)
+				seen.set(`${event.id}:${event.status}`, (seen.get(`${event.id}:${event.status}`) ?? 0) + 1);
 			const repeated = [...seen].filter(([, count]) => count > 1);
 			const missed = [...expected].filter(([id, status]) => !seen.has(`${id}:${status}`));
-			const unexpected = [...seen.keys()].filter((key) => expected.get(key.split(':')[0]) !== key.split(':')[1]);
-			expect({ repeated, missed, unexpected }).toEqual({ repeated: [], missed: [], unexpected: [] });
+			const unexpected = [...seen.keys()].filter(
+				(key) => expected.get(key.split(':')[0]) !== key.split(':')[1],
+			);
+			expect({ repeated, missed, unexpected }).toEqual({
+				repeated: [],
+				missed: [],
+				unexpected: [],
+			});
 
 			const counts = run.requestsPerPoll;
 			const average = counts.reduce((sum, count) => sum + count, 0) / counts.length;

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { isCount } from '../../helpers/answers';
@@ -97,5 +102,7 @@ export async function execute(
 	// The answer is `{ id, deleted }`; an empty 200/204 means the same.
 	const body: IDataObject =
 		response.body === undefined || response.body === '' ? {} : api.expectObject(response, call);
-	return [{ json: { ...body, id: typeof body.id === 'string' ? body.id : assetId, deleted: true } }];
+	return [
+		{ json: { ...body, id: typeof body.id === 'string' ? body.id : assetId, deleted: true } },
+	];
 }

@@ -1,4 +1,8 @@
-import type { IExecuteFunctions, INodeParameterResourceLocator, INodeProperties } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeParameterResourceLocator,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { fieldError } from '../common';
 
@@ -33,17 +37,37 @@ export function readAssetId(ctx: IExecuteFunctions, itemIndex: number): string {
 	const raw = typeof locator === 'object' && locator !== null ? locator.value : locator;
 	const value = typeof raw === 'number' ? String(raw) : raw;
 	if (typeof value !== 'string' || value.trim() === '') {
-		throw fieldError(ctx, itemIndex, 'Asset', 'no asset chosen', 'Pick one from the list or give its ID.');
+		throw fieldError(
+			ctx,
+			itemIndex,
+			'Asset',
+			'no asset chosen',
+			'Pick one from the list or give its ID.',
+		);
 	}
 	return value.trim();
 }
 
 /** Tags as the API wants them: a list; text is split on commas. */
-export function readTags(ctx: IExecuteFunctions, itemIndex: number, value: unknown, label: string): string[] {
+export function readTags(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	label: string,
+): string[] {
 	if (value === undefined || value === null) return [];
-	const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : undefined;
+	const list = Array.isArray(value)
+		? value
+		: typeof value === 'string'
+			? value.split(',')
+			: undefined;
 	if (!list || list.some((tag) => typeof tag !== 'string' && typeof tag !== 'number')) {
-		throw fieldError(ctx, itemIndex, label, 'must be text with tags separated by commas, or a list of texts');
+		throw fieldError(
+			ctx,
+			itemIndex,
+			label,
+			'must be text with tags separated by commas, or a list of texts',
+		);
 	}
 	return [...new Set(list.map((tag) => String(tag).trim()).filter((tag) => tag !== ''))];
 }

@@ -1,4 +1,9 @@
-import type { IBinaryData, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { ASSET_TYPES, type AssetType, checkUpload } from '../../helpers/uploadRules';
 import type { ServiceClient } from '../../transport/client';
@@ -40,7 +45,11 @@ export const properties: INodeProperties[] = [
 		type: 'options',
 		default: 'auto',
 		options: [
-			{ name: 'Detect From File', value: 'auto', description: 'Image, video or audio, from the file type' },
+			{
+				name: 'Detect From File',
+				value: 'auto',
+				description: 'Image, video or audio, from the file type',
+			},
 			{ name: 'Image', value: 'image', description: 'JPG, PNG, SVG or WEBP, up to 10 MB' },
 			{ name: 'Video', value: 'video', description: 'MP4, WEBM or MOV, up to 200 MB' },
 			{ name: 'Audio', value: 'audio', description: 'MP3, WAV or AAC, up to 50 MB' },
@@ -85,7 +94,8 @@ export async function execute(
 	api: ServiceClient,
 ): Promise<INodeExecutionData[]> {
 	const binary = readBinary(this, itemIndex);
-	const fileName = binary.fileName ?? `upload${binary.fileExtension ? `.${binary.fileExtension}` : ''}`;
+	const fileName =
+		binary.fileName ?? `upload${binary.fileExtension ? `.${binary.fileExtension}` : ''}`;
 	const chosenType = this.getNodeParameter('assetType', itemIndex, 'auto') as string;
 	if (chosenType !== 'auto' && !(ASSET_TYPES as string[]).includes(chosenType)) {
 		const got = JSON.stringify(chosenType);
@@ -99,7 +109,12 @@ export async function execute(
 		requestedType: chosenType === 'auto' ? undefined : (chosenType as AssetType),
 	});
 	if (!check.ok) {
-		throw fieldError(this, itemIndex, check.field === 'Type' ? 'Type' : 'Input Binary Field', check.problem);
+		throw fieldError(
+			this,
+			itemIndex,
+			check.field === 'Type' ? 'Type' : 'Input Binary Field',
+			check.problem,
+		);
 	}
 	const nameParameter = this.getNodeParameter('name', itemIndex, '') as unknown;
 	if (nameParameter !== '' && typeof nameParameter !== 'string') {
@@ -116,7 +131,11 @@ export async function execute(
 	const asset = await api.object({
 		method: 'POST',
 		path: '/assets',
-		body: multipartBody(this, binary, size, fields, { field: 'file', fileName, mimeType: check.mimeType }),
+		body: multipartBody(this, binary, size, fields, {
+			field: 'file',
+			fileName,
+			mimeType: check.mimeType,
+		}),
 		idempotent: false,
 		action: `upload "${fileName}" as an ${check.type} asset`,
 		itemIndex,

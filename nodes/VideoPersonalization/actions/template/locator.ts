@@ -1,4 +1,8 @@
-import type { IExecuteFunctions, INodeParameterResourceLocator, INodeProperties } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeParameterResourceLocator,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { TEMPLATE_PERMISSION } from '../../helpers/permissions';
 import { TEMPLATE_ID_QUERY } from '../../helpers/queries';
@@ -45,10 +49,9 @@ export interface TemplateCriteria {
 }
 
 export function readTemplateCriteria(ctx: IExecuteFunctions, itemIndex: number): TemplateCriteria {
-	const locator = ctx.getNodeParameter('template', itemIndex, undefined, { extractValue: false }) as
-		| INodeParameterResourceLocator
-		| string
-		| undefined;
+	const locator = ctx.getNodeParameter('template', itemIndex, undefined, {
+		extractValue: false,
+	}) as INodeParameterResourceLocator | string | undefined;
 	const mode = typeof locator === 'object' && locator !== null ? locator.mode : 'id';
 	const raw = typeof locator === 'object' && locator !== null ? locator.value : locator;
 	const value = typeof raw === 'number' ? String(raw) : raw;

@@ -4,10 +4,20 @@ import { jsonParse } from 'n8n-workflow';
 import { createdVideo } from '../../helpers/answers';
 import { TEMPLATE_PERMISSION } from '../../helpers/permissions';
 import type { RestRequest, ServiceClient } from '../../transport/client';
-import { fieldError, optionsCollection, readBudgetMs, readTimeoutMs, requiredText } from '../common';
+import {
+	fieldError,
+	optionsCollection,
+	readBudgetMs,
+	readTimeoutMs,
+	requiredText,
+} from '../common';
 import { readTemplateCriteria, resolveTemplateId, templateLocator } from '../template/locator';
 import type { ItemResult, OperationOption, StagedOutput } from '../types';
-import { customerDataModeProperties, readMappedCustomerData, templateFieldsProperty } from './templateFieldsMapper';
+import {
+	customerDataModeProperties,
+	readMappedCustomerData,
+	templateFieldsProperty,
+} from './templateFieldsMapper';
 import {
 	readWaitSettings,
 	waitForCreatedVideos,
@@ -150,7 +160,12 @@ function readCustomerData(ctx: IExecuteFunctions, itemIndex: number): IDataObjec
 			}
 		}
 		if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-			throw fieldError(ctx, itemIndex, 'Customer Data (JSON)', 'must be a JSON object such as {"first_name": "Ana"}');
+			throw fieldError(
+				ctx,
+				itemIndex,
+				'Customer Data (JSON)',
+				'must be a JSON object such as {"first_name": "Ana"}',
+			);
 		}
 		return parsed as IDataObject;
 	}
@@ -170,7 +185,12 @@ function readAspectRatio(ctx: IExecuteFunctions, itemIndex: number): string {
 	const value = ctx.getNodeParameter('aspectRatio', itemIndex, '9:16') as unknown;
 	if (typeof value !== 'string' || !(ASPECT_RATIOS as readonly string[]).includes(value)) {
 		const allowed = ASPECT_RATIOS.join(', ');
-		throw fieldError(ctx, itemIndex, 'Aspect Ratio', `must be one of ${allowed}, got ${JSON.stringify(value)}`);
+		throw fieldError(
+			ctx,
+			itemIndex,
+			'Aspect Ratio',
+			`must be one of ${allowed}, got ${JSON.stringify(value)}`,
+		);
 	}
 	return value;
 }
@@ -254,7 +274,8 @@ export async function execute(
 ): Promise<StagedOutput<CreatedState>> {
 	const { call, wait } = prepared ?? (await prepare.call(this, itemIndex, api));
 	const video = createdVideo(await api.object(call));
-	if (!video) throw api.error({ kind: 'shape', detail: 'The answer holds no video with an id' }, call);
+	if (!video)
+		throw api.error({ kind: 'shape', detail: 'The answer holds no video with an id' }, call);
 	return { output: [{ json: video }], state: { ...wait, videoId: String(video.id) } };
 }
 

@@ -11,7 +11,8 @@ const customerDataMode: INodeProperties = {
 		{
 			name: 'Template Fields',
 			value: 'templateFields',
-			description: "Fill in the chosen template's own fields, shown with their labels; add keys of your own below",
+			description:
+				"Fill in the chosen template's own fields, shown with their labels; add keys of your own below",
 		},
 		{
 			name: 'Key-Value Pairs',
@@ -20,7 +21,8 @@ const customerDataMode: INodeProperties = {
 		},
 		{ name: 'JSON', value: 'json', description: 'Give the whole personalization object as JSON' },
 	],
-	description: 'How to give the personalization data (first name, company, ...) the template fills in',
+	description:
+		'How to give the personalization data (first name, company, ...) the template fills in',
 };
 
 /**

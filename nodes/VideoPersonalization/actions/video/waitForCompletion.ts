@@ -95,7 +95,12 @@ function positiveNumber(
 ): number {
 	const number = value === undefined ? fallback : value;
 	if (typeof number !== 'number' || !(number > 0)) {
-		throw fieldError(ctx, itemIndex, label, `must be a number above 0, got ${JSON.stringify(value)}`);
+		throw fieldError(
+			ctx,
+			itemIndex,
+			label,
+			`must be a number above 0, got ${JSON.stringify(value)}`,
+		);
 	}
 	return number;
 }
@@ -131,7 +136,13 @@ export function readWaitSettings(
 			positiveNumber(ctx, itemIndex, options.pollInterval, 'Check Every (Seconds)', 10) * 1000,
 		videoProperty:
 			options.downloadVideo === true
-				? binaryProperty(ctx, itemIndex, options.videoBinaryProperty, 'Video Binary Property', 'data')
+				? binaryProperty(
+						ctx,
+						itemIndex,
+						options.videoBinaryProperty,
+						'Video Binary Property',
+						'data',
+					)
 				: undefined,
 		thumbnailProperty:
 			options.downloadThumbnail === true
@@ -234,7 +245,11 @@ export async function waitForCreatedVideos(
 		const settings = result.state;
 		if (result.error || result.output.length === 0 || !settings?.wait) continue;
 		const video = result.output[0].json;
-		pending.set(String(video.id), { result, settings, lastStatus: String(video.status ?? 'unknown') });
+		pending.set(String(video.id), {
+			result,
+			settings,
+			lastStatus: String(video.status ?? 'unknown'),
+		});
 		if (isFinalStatus(video.status)) done.set(String(video.id), video);
 	}
 	if (pending.size === 0) return;
@@ -314,7 +329,9 @@ function notCheckedError(
 ): NodeOperationError {
 	const reason = failure.message.replace(/ \[item \d+\]$/, '');
 	const described =
-		'description' in failure && typeof failure.description === 'string' ? `${failure.description} ` : '';
+		'description' in failure && typeof failure.description === 'string'
+			? `${failure.description} `
+			: '';
 	return new NodeOperationError(
 		ctx.getNode(),
 		`Video "${id}" was created, but checking whether it finished failed: ${reason}`,

@@ -1,6 +1,9 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { type NodeOperation, resources } from '../../../../nodes/VideoPersonalization/actions/registry.ts';
+import {
+	type NodeOperation,
+	resources,
+} from '../../../../nodes/VideoPersonalization/actions/registry.ts';
 import type { Sandbox } from '../../../../sandbox/index.mts';
 import { allText, binaryItem, capturedLogs, runNode } from '../../../harness/engine.mts';
 import { credentialsFor, useSandbox } from '../../../harness/fixtures.mts';
@@ -15,37 +18,98 @@ type OperationCase = NodeOperation & {
 };
 
 const id = (value: string) => ({ __rl: true, mode: 'id', value });
-const failing = (good: string) => `={{ $json.fail ? "missing_${Math.random().toString(36).slice(2, 8)}" : "${good}" }}`;
+const failing = (good: string) =>
+	`={{ $json.fail ? "missing_${Math.random().toString(36).slice(2, 8)}" : "${good}" }}`;
 
 const operations: OperationCase[] = [
-	{ resource: 'video', operation: 'getAll', parameters: () => ({ returnAll: false, limit: '={{ $json.fail ? 0 : 2 }}' }) },
+	{
+		resource: 'video',
+		operation: 'getAll',
+		parameters: () => ({ returnAll: false, limit: '={{ $json.fail ? 0 : 2 }}' }),
+	},
 	{
 		resource: 'video',
 		operation: 'create',
-		parameters: (s) => ({ title: 'Hello', template: id(failing(s.known.stockTemplateId)), customerDataMode: 'json', customerDataJson: '{}' }),
+		parameters: (s) => ({
+			title: 'Hello',
+			template: id(failing(s.known.stockTemplateId)),
+			customerDataMode: 'json',
+			customerDataJson: '{}',
+		}),
 	},
-	{ resource: 'asset', operation: 'getAll', parameters: () => ({ returnAll: false, limit: '={{ $json.fail ? -1 : 2 }}' }) },
+	{
+		resource: 'asset',
+		operation: 'getAll',
+		parameters: () => ({ returnAll: false, limit: '={{ $json.fail ? -1 : 2 }}' }),
+	},
 	{
 		resource: 'asset',
 		operation: 'upload',
 		parameters: () => ({ binaryPropertyName: '={{ $json.fail ? "nothing" : "data" }}' }),
-		items: async () => [await binaryItem(Buffer.from('png'), 'a.png', 'image/png', 'data', {}), await binaryItem(Buffer.from('png'), 'b.png', 'image/png', 'data', { fail: true })],
+		items: async () => [
+			await binaryItem(Buffer.from('png'), 'a.png', 'image/png', 'data', {}),
+			await binaryItem(Buffer.from('png'), 'b.png', 'image/png', 'data', { fail: true }),
+		],
 	},
-	{ resource: 'asset', operation: 'get', parameters: (s) => ({ assetId: id(failing(s.known.usedAssetId)) }) },
-	{ resource: 'asset', operation: 'update', parameters: (s) => ({ assetId: id(failing(s.known.audioAssetId)), updateFields: { name: 'Renamed' } }) },
-	{ resource: 'asset', operation: 'delete', parameters: () => ({ assetId: id('={{ $json.fail ? "ast_missing" : $json.target }}') }) },
-	{ resource: 'template', operation: 'get', parameters: (s) => ({ template: id(failing(s.known.stockTemplateId)) }) },
-	{ resource: 'template', operation: 'getAll', parameters: () => ({ returnAll: false, limit: '={{ $json.fail ? 0 : 2 }}' }) },
-	{ resource: 'user', operation: 'get', parameters: (s) => ({ findBy: 'id', idValue: failing(s.known.users.user) }) },
-	{ resource: 'user', operation: 'getAll', parameters: () => ({ returnAll: false, limit: '={{ $json.fail ? 0 : 2 }}' }) },
-	{ resource: 'organisation', operation: 'get', parameters: (s) => ({ findBy: 'id', idValue: failing(s.known.primaryOrganisationId) }) },
-	{ resource: 'organisation', operation: 'getAll', parameters: () => ({ returnAll: false, limit: '={{ $json.fail ? 0 : 2 }}' }) },
+	{
+		resource: 'asset',
+		operation: 'get',
+		parameters: (s) => ({ assetId: id(failing(s.known.usedAssetId)) }),
+	},
+	{
+		resource: 'asset',
+		operation: 'update',
+		parameters: (s) => ({
+			assetId: id(failing(s.known.audioAssetId)),
+			updateFields: { name: 'Renamed' },
+		}),
+	},
+	{
+		resource: 'asset',
+		operation: 'delete',
+		parameters: () => ({ assetId: id('={{ $json.fail ? "ast_missing" : $json.target }}') }),
+	},
+	{
+		resource: 'template',
+		operation: 'get',
+		parameters: (s) => ({ template: id(failing(s.known.stockTemplateId)) }),
+	},
+	{
+		resource: 'template',
+		operation: 'getAll',
+		parameters: () => ({ returnAll: false, limit: '={{ $json.fail ? 0 : 2 }}' }),
+	},
+	{
+		resource: 'user',
+		operation: 'get',
+		parameters: (s) => ({ findBy: 'id', idValue: failing(s.known.users.user) }),
+	},
+	{
+		resource: 'user',
+		operation: 'getAll',
+		parameters: () => ({ returnAll: false, limit: '={{ $json.fail ? 0 : 2 }}' }),
+	},
+	{
+		resource: 'organisation',
+		operation: 'get',
+		parameters: (s) => ({ findBy: 'id', idValue: failing(s.known.primaryOrganisationId) }),
+	},
+	{
+		resource: 'organisation',
+		operation: 'getAll',
+		parameters: () => ({ returnAll: false, limit: '={{ $json.fail ? 0 : 2 }}' }),
+	},
 ];
 
 async function inputs(testCase: OperationCase, s: Sandbox): Promise<INodeExecutionData[]> {
 	if (testCase.items) return await testCase.items();
 	// Fresh unused assets for Delete, so the good items really delete something.
-	const target = () => s.store.addAsset({ ...s.store.getAsset(s.known.unusedAssetId)!, id: undefined, name: 'to delete' }).id;
+	const target = () =>
+		s.store.addAsset({
+			...s.store.getAsset(s.known.unusedAssetId)!,
+			id: undefined,
+			name: 'to delete',
+		}).id;
 	return [{ json: { target: target() } }, { json: { fail: true } }, { json: { target: target() } }];
 }
 
@@ -54,16 +118,26 @@ describe('every operation, through the router', () => {
 		const registered = Object.entries(resources).flatMap(([resource, { operations }]) =>
 			Object.keys(operations).map((operation) => `${resource} > ${operation}`),
 		);
-		expect(operations.map((testCase) => `${testCase.resource} > ${testCase.operation}`).sort()).toEqual(registered.sort());
+		expect(
+			operations.map((testCase) => `${testCase.resource} > ${testCase.operation}`).sort(),
+		).toEqual(registered.sort());
 	});
 
-	it.each(operations.map((testCase) => [`${testCase.resource} > ${testCase.operation}`, testCase] as const))(
+	it.each(
+		operations.map(
+			(testCase) => [`${testCase.resource} > ${testCase.operation}`, testCase] as const,
+		),
+	)(
 		'%s: Continue On Fail puts an error item in place of the failed item, paired with it',
 		async (_name, testCase) => {
 			const s = sandbox();
 			const items = await inputs(testCase, s);
 			const result = await runNode({
-				parameters: { resource: testCase.resource, operation: testCase.operation, ...testCase.parameters(s) },
+				parameters: {
+					resource: testCase.resource,
+					operation: testCase.operation,
+					...testCase.parameters(s),
+				},
 				credentials: credentialsFor(s, CANARY),
 				items,
 				continueOnFail: true,
@@ -76,20 +150,29 @@ describe('every operation, through the router', () => {
 			expect(errors[0].json.error).toMatch(new RegExp(`\\[item ${failedIndex}\\]$`));
 			const good = result.items.filter((item) => item.json.error === undefined);
 			expect(good.length).toBeGreaterThanOrEqual(items.length - 1);
-			for (const item of good) expect((item.pairedItem as { item: number }).item).not.toBe(failedIndex);
+			for (const item of good)
+				expect((item.pairedItem as { item: number }).item).not.toBe(failedIndex);
 			// Items come out in input order.
 			const order = result.items.map((item) => (item.pairedItem as { item: number }).item);
 			expect(order).toEqual([...order].sort((left, right) => left - right));
 		},
 	);
 
-	it.each(operations.map((testCase) => [`${testCase.resource} > ${testCase.operation}`, testCase] as const))(
-		'%s: without Continue On Fail, the run stops with the item\'s error',
+	it.each(
+		operations.map(
+			(testCase) => [`${testCase.resource} > ${testCase.operation}`, testCase] as const,
+		),
+	)(
+		"%s: without Continue On Fail, the run stops with the item's error",
 		async (_name, testCase) => {
 			const s = sandbox();
 			const items = await inputs(testCase, s);
 			const result = await runNode({
-				parameters: { resource: testCase.resource, operation: testCase.operation, ...testCase.parameters(s) },
+				parameters: {
+					resource: testCase.resource,
+					operation: testCase.operation,
+					...testCase.parameters(s),
+				},
 				credentials: credentialsFor(s, CANARY),
 				items,
 			});
@@ -105,7 +188,11 @@ describe('every operation, through the router', () => {
 		for (const testCase of operations) {
 			for (const continueOnFail of [true, false]) {
 				const result = await runNode({
-					parameters: { resource: testCase.resource, operation: testCase.operation, ...testCase.parameters(s) },
+					parameters: {
+						resource: testCase.resource,
+						operation: testCase.operation,
+						...testCase.parameters(s),
+					},
 					credentials: credentialsFor(s, CANARY),
 					items: await inputs(testCase, s),
 					continueOnFail,
@@ -114,10 +201,19 @@ describe('every operation, through the router', () => {
 			}
 		}
 		// Faults of every kind on the way.
-		s.faults.random({ rate: 0.5, kinds: ['429', '500', '502', '503', 'html', 'text', 'reset'], retryAfter: 0, seed: 3 });
+		s.faults.random({
+			rate: 0.5,
+			kinds: ['429', '500', '502', '503', 'html', 'text', 'reset'],
+			retryAfter: 0,
+			seed: 3,
+		});
 		for (const testCase of operations) {
 			const result = await runNode({
-				parameters: { resource: testCase.resource, operation: testCase.operation, ...testCase.parameters(s) },
+				parameters: {
+					resource: testCase.resource,
+					operation: testCase.operation,
+					...testCase.parameters(s),
+				},
 				credentials: credentialsFor(s, CANARY),
 				items: await inputs(testCase, s),
 				continueOnFail: true,
@@ -130,7 +226,13 @@ describe('every operation, through the router', () => {
 		expect(everything.length).toBeGreaterThan(10_000);
 		expect(everything).not.toContain(CANARY);
 		// The key was really used: the sandbox saw it on every API call, and never on the CDN.
-		expect(s.requests.log.some((request) => request.authorization === `Bearer ${CANARY}`)).toBe(true);
-		expect(s.requests.log.filter((request) => request.server === 'cdn').every((request) => !request.hadAuthorization)).toBe(true);
+		expect(s.requests.log.some((request) => request.authorization === `Bearer ${CANARY}`)).toBe(
+			true,
+		);
+		expect(
+			s.requests.log
+				.filter((request) => request.server === 'cdn')
+				.every((request) => !request.hadAuthorization),
+		).toBe(true);
 	});
 });

@@ -24,7 +24,11 @@ function probe(): Probe {
 }
 
 /** A task taking `length(index)` turns that fails when `fails(index)` is true. */
-function task(state: Probe, length: (index: number) => number, fails: (index: number) => boolean = () => false) {
+function task(
+	state: Probe,
+	length: (index: number) => number,
+	fails: (index: number) => boolean = () => false,
+) {
 	return async (input: number, index: number): Promise<string> => {
 		state.started.push(index);
 		state.running++;
@@ -46,14 +50,24 @@ function task(state: Probe, length: (index: number) => number, fails: (index: nu
 describe('mapWithConcurrency', () => {
 	it('gives nothing for no inputs and starts no task', async () => {
 		const state = probe();
-		await expect(mapWithConcurrency([], 4, task(state, () => 1))).resolves.toEqual([]);
+		await expect(
+			mapWithConcurrency(
+				[],
+				4,
+				task(state, () => 1),
+			),
+		).resolves.toEqual([]);
 		expect(state.started).toEqual([]);
 	});
 
 	it('keeps the input order when later tasks finish first', async () => {
 		const state = probe();
 		const inputs = range(12);
-		const results = await mapWithConcurrency(inputs, 4, task(state, (index) => 12 - index));
+		const results = await mapWithConcurrency(
+			inputs,
+			4,
+			task(state, (index) => 12 - index),
+		);
 		expect(results).toEqual(inputs.map((input) => `result of ${input}`));
 		expect(state.finished).not.toEqual([...state.finished].sort((a, b) => a - b));
 	});
@@ -71,20 +85,35 @@ describe('mapWithConcurrency', () => {
 		]);
 	});
 
-	it.each([1, 2, 3, 4, 8])('never runs more than %i at once, and uses all of them', async (concurrency) => {
-		for (const count of [1, 2, 3, 9, 25]) {
-			const state = probe();
-			const results = await mapWithConcurrency(range(count), concurrency, task(state, (index) => 1 + ((index * 7) % 5)));
-			expect(state.maxRunning).toBe(Math.min(concurrency, count));
-			expect(state.running).toBe(0);
-			expect([...state.started].sort((a, b) => a - b)).toEqual(range(count));
-			expect(results).toHaveLength(count);
-		}
-	});
+	it.each([1, 2, 3, 4, 8])(
+		'never runs more than %i at once, and uses all of them',
+		async (concurrency) => {
+			for (const count of [1, 2, 3, 9, 25]) {
+				const state = probe();
+				const results = await mapWithConcurrency(
+					range(count),
+					concurrency,
+					task(state, (index) => 1 + ((index * 7) % 5)),
+				);
+				expect(state.maxRunning).toBe(Math.min(concurrency, count));
+				expect(state.running).toBe(0);
+				expect([...state.started].sort((a, b) => a - b)).toEqual(range(count));
+				expect(results).toHaveLength(count);
+			}
+		},
+	);
 
 	it('starts no new task after a failure and rejects with it', async () => {
 		const state = probe();
-		const run = mapWithConcurrency(range(30), 3, task(state, (index) => (index === 4 ? 1 : 3), (index) => index === 4));
+		const run = mapWithConcurrency(
+			range(30),
+			3,
+			task(
+				state,
+				(index) => (index === 4 ? 1 : 3),
+				(index) => index === 4,
+			),
+		);
 		await expect(run).rejects.toThrow('task 4 failed');
 		await turns(40); // let the tasks still in flight finish
 		expect(state.startedAtFailure).toBeDefined();
@@ -96,7 +125,15 @@ describe('mapWithConcurrency', () => {
 	it('rejects only once the tasks already running have finished', async () => {
 		const state = probe();
 		// Task 0 fails at once while tasks 1 and 2 still need 10 turns.
-		const run = mapWithConcurrency(range(9), 3, task(state, (index) => (index === 0 ? 1 : 10), (index) => index === 0));
+		const run = mapWithConcurrency(
+			range(9),
+			3,
+			task(
+				state,
+				(index) => (index === 0 ? 1 : 10),
+				(index) => index === 0,
+			),
+		);
 		await expect(run).rejects.toThrow('task 0 failed');
 		expect(state.running).toBe(0);
 		expect([...state.finished].sort((a, b) => a - b)).toEqual([0, 1, 2]);
@@ -104,7 +141,15 @@ describe('mapWithConcurrency', () => {
 
 	it('rejects with the first failure in time, not in input order', async () => {
 		const state = probe();
-		const run = mapWithConcurrency(range(10), 2, task(state, (index) => (index === 0 ? 6 : 1), (index) => index <= 1));
+		const run = mapWithConcurrency(
+			range(10),
+			2,
+			task(
+				state,
+				(index) => (index === 0 ? 6 : 1),
+				(index) => index <= 1,
+			),
+		);
 		await expect(run).rejects.toThrow('task 1 failed');
 		await turns(20);
 	});
@@ -117,7 +162,15 @@ describe('mapWithConcurrency', () => {
 		process.on('unhandledRejection', listener);
 		try {
 			const state = probe();
-			const run = mapWithConcurrency(range(8), 4, task(state, (index) => index + 1, () => true));
+			const run = mapWithConcurrency(
+				range(8),
+				4,
+				task(
+					state,
+					(index) => index + 1,
+					() => true,
+				),
+			);
 			await expect(run).rejects.toThrow('task 0 failed');
 			await turns(20);
 			expect(unhandled).toEqual([]);

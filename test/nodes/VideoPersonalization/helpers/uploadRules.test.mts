@@ -33,10 +33,15 @@ const LIMITS: Array<[AssetType, number, string, string]> = [
 	['audio', 50 * MB, '50 MB', 'voice.mp3'],
 ];
 
-const MIME_OF: Record<string, string> = { 'photo.png': 'image/png', 'clip.mp4': 'video/mp4', 'voice.mp3': 'audio/mpeg' };
+const MIME_OF: Record<string, string> = {
+	'photo.png': 'image/png',
+	'clip.mp4': 'video/mp4',
+	'voice.mp3': 'audio/mpeg',
+};
 
 function passed(result: UploadCheck): Extract<UploadCheck, { ok: true }> {
-	if (!result.ok) throw new Error(`expected the file to pass, got: ${result.field}: ${result.problem}`);
+	if (!result.ok)
+		throw new Error(`expected the file to pass, got: ${result.field}: ${result.problem}`);
 	return result;
 }
 
@@ -45,7 +50,12 @@ function failed(result: UploadCheck): Extract<UploadCheck, { ok: false }> {
 	return result;
 }
 
-function facts(fileName: string, mimeType: string, size = 1024, requestedType?: AssetType): UploadFacts {
+function facts(
+	fileName: string,
+	mimeType: string,
+	size = 1024,
+	requestedType?: AssetType,
+): UploadFacts {
 	return { fileName, mimeType, size, ...(requestedType ? { requestedType } : {}) };
 }
 
@@ -58,25 +68,35 @@ describe('identifyFormat', () => {
 		}
 	});
 
-	it.each(SPEC_FORMATS)('%s %s by MIME type %s in capitals or with parameters', (type, label, mime) => {
-		for (const written of [mime.toUpperCase(), `${mime}; charset=utf-8`, ` ${mime} ;q=1`]) {
-			const found = identifyFormat('file', written);
-			expect(found?.type).toBe(type);
-			expect(found?.format.label).toBe(label);
-		}
-	});
+	it.each(SPEC_FORMATS)(
+		'%s %s by MIME type %s in capitals or with parameters',
+		(type, label, mime) => {
+			for (const written of [mime.toUpperCase(), `${mime}; charset=utf-8`, ` ${mime} ;q=1`]) {
+				const found = identifyFormat('file', written);
+				expect(found?.type).toBe(type);
+				expect(found?.format.label).toBe(label);
+			}
+		},
+	);
 
-	it.each(SPEC_FORMATS)('%s %s by extension when the MIME type says nothing', (type, label, _mime, extensions) => {
-		for (const extension of extensions) {
-			for (const mime of ['', 'application/octet-stream', 'binary/octet-stream']) {
-				for (const name of [`file.${extension}`, `FILE.${extension.toUpperCase()}`, `my.archive.${extension}`]) {
-					const found = identifyFormat(name, mime);
-					expect(found?.type).toBe(type);
-					expect(found?.format.label).toBe(label);
+	it.each(SPEC_FORMATS)(
+		'%s %s by extension when the MIME type says nothing',
+		(type, label, _mime, extensions) => {
+			for (const extension of extensions) {
+				for (const mime of ['', 'application/octet-stream', 'binary/octet-stream']) {
+					for (const name of [
+						`file.${extension}`,
+						`FILE.${extension.toUpperCase()}`,
+						`my.archive.${extension}`,
+					]) {
+						const found = identifyFormat(name, mime);
+						expect(found?.type).toBe(type);
+						expect(found?.format.label).toBe(label);
+					}
 				}
 			}
-		}
-	});
+		},
+	);
 
 	it('judges by MIME type first, then by extension', () => {
 		expect(identifyFormat('clip.mp4', 'image/png')?.format.label).toBe('PNG');
@@ -105,7 +125,9 @@ describe('checkUpload: formats and types', () => {
 	it.each(SPEC_FORMATS)('infers %s from a %s file', (type, label, mime, extensions) => {
 		const byMime = passed(checkUpload(facts('upload', mime)));
 		expect(byMime).toMatchObject({ type, format: label, mimeType: mime });
-		const byName = passed(checkUpload(facts(`upload.${extensions[0]}`, 'application/octet-stream')));
+		const byName = passed(
+			checkUpload(facts(`upload.${extensions[0]}`, 'application/octet-stream')),
+		);
 		expect(byName.type).toBe(type);
 		expect(byName.format).toBe(label);
 		// The MIME type sent is one of the format's, not the octet-stream it came with.
@@ -114,7 +136,9 @@ describe('checkUpload: formats and types', () => {
 	});
 
 	it('sends the MIME type it was given, cleaned', () => {
-		expect(passed(checkUpload(facts('a.jpg', 'IMAGE/JPEG; charset=binary'))).mimeType).toBe('image/jpeg');
+		expect(passed(checkUpload(facts('a.jpg', 'IMAGE/JPEG; charset=binary'))).mimeType).toBe(
+			'image/jpeg',
+		);
 	});
 
 	it.each(SPEC_FORMATS)('accepts %s %s when that type is requested', (type, _label, mime) => {
@@ -123,7 +147,9 @@ describe('checkUpload: formats and types', () => {
 
 	it.each(
 		SPEC_FORMATS.flatMap(([type, label, mime]) =>
-			(['image', 'video', 'audio'] as AssetType[]).filter((other) => other !== type).map((other) => [label, mime, other] as const),
+			(['image', 'video', 'audio'] as AssetType[])
+				.filter((other) => other !== type)
+				.map((other) => [label, mime, other] as const),
 		),
 	)('refuses a %s file (%s) requested as %s, on the Type field', (label, mime, requested) => {
 		const result = failed(checkUpload(facts('upload.file', mime, 1024, requested)));
@@ -131,7 +157,9 @@ describe('checkUpload: formats and types', () => {
 		expect(result.problem).toContain('"upload.file"');
 		expect(result.problem).toContain(label);
 		expect(result.problem).toContain(requested);
-		const accepted = SPEC_FORMATS.filter(([type]) => type === requested).map(([, format]) => format);
+		const accepted = SPEC_FORMATS.filter(([type]) => type === requested).map(
+			([, format]) => format,
+		);
 		for (const format of accepted) expect(result.problem).toContain(format);
 	});
 
@@ -157,35 +185,45 @@ describe('checkUpload: formats and types', () => {
 });
 
 describe('checkUpload: sizes', () => {
-	it.each(LIMITS)('%s: exactly %i bytes passes, one byte more fails naming the %s limit', (type, limit, label, name) => {
-		for (const requested of [undefined, type]) {
-			expect(passed(checkUpload(facts(name, MIME_OF[name], limit, requested))).type).toBe(type);
-			const over = failed(checkUpload(facts(name, MIME_OF[name], limit + 1, requested)));
-			expect(over.field).toBe('File');
-			expect(over.problem).toContain(`"${name}"`);
-			expect(over.problem).toContain(type);
-			expect(over.problem).toContain(`at most ${label}`);
-		}
-	});
+	it.each(LIMITS)(
+		'%s: exactly %i bytes passes, one byte more fails naming the %s limit',
+		(type, limit, label, name) => {
+			for (const requested of [undefined, type]) {
+				expect(passed(checkUpload(facts(name, MIME_OF[name], limit, requested))).type).toBe(type);
+				const over = failed(checkUpload(facts(name, MIME_OF[name], limit + 1, requested)));
+				expect(over.field).toBe('File');
+				expect(over.problem).toContain(`"${name}"`);
+				expect(over.problem).toContain(type);
+				expect(over.problem).toContain(`at most ${label}`);
+			}
+		},
+	);
 
 	it.each([
 		// [size, image, video, audio]
 		[15 * MB, false, true, true],
 		[60 * MB, false, true, false],
 		[201 * MB, false, false, false],
-	])('the limit belongs to the type: %i bytes passes as image %p, video %p, audio %p', (size, image, video, audio) => {
-		expect(checkUpload(facts('photo.png', 'image/png', size)).ok).toBe(image);
-		expect(checkUpload(facts('clip.mp4', 'video/mp4', size)).ok).toBe(video);
-		expect(checkUpload(facts('voice.mp3', 'audio/mpeg', size)).ok).toBe(audio);
-	});
+	])(
+		'the limit belongs to the type: %i bytes passes as image %p, video %p, audio %p',
+		(size, image, video, audio) => {
+			expect(checkUpload(facts('photo.png', 'image/png', size)).ok).toBe(image);
+			expect(checkUpload(facts('clip.mp4', 'video/mp4', size)).ok).toBe(video);
+			expect(checkUpload(facts('voice.mp3', 'audio/mpeg', size)).ok).toBe(audio);
+		},
+	);
 
 	it('gives the size of a file that is too big', () => {
-		expect(failed(checkUpload(facts('huge.png', 'image/png', 25 * MB))).problem).toContain('25.0 MB');
+		expect(failed(checkUpload(facts('huge.png', 'image/png', 25 * MB))).problem).toContain(
+			'25.0 MB',
+		);
 	});
 
 	it('reads the limits as decimal MB: a 10 MiB image (10.5 MB) is refused before it is sent', () => {
 		const tenMib = failed(checkUpload(facts('photo.png', 'image/png', 10 * MiB)));
-		expect(tenMib.problem).toBe('"photo.png" (image/png) is 10.5 MB; image files may be at most 10 MB');
+		expect(tenMib.problem).toBe(
+			'"photo.png" (image/png) is 10.5 MB; image files may be at most 10 MB',
+		);
 		expect(checkUpload(facts('photo.png', 'image/png', 10_000_000)).ok).toBe(true);
 		expect(checkUpload(facts('photo.png', 'image/png', 10_000_001)).ok).toBe(false);
 	});

@@ -11,7 +11,11 @@ import {
 	pagesFromNewestEnd,
 } from '../../../../nodes/VideoPersonalization/helpers/videoList.ts';
 
-const at = (iso: string, extra: IDataObject = {}): IDataObject => ({ id: `vid_${iso}`, created_at: iso, ...extra });
+const at = (iso: string, extra: IDataObject = {}): IDataObject => ({
+	id: `vid_${iso}`,
+	created_at: iso,
+	...extra,
+});
 const T1 = '2024-03-01T10:00:00Z';
 const T2 = '2024-03-01T10:00:01Z';
 const T3 = '2024-03-02T08:30:00Z';
@@ -27,9 +31,12 @@ describe('createdAtMs', () => {
 		expect(createdAtMs({ created_at: value })).toBe(ms);
 	});
 
-	it.each([undefined, null, '', 'yesterday', 'not a date', 1709287200000, true, {}])('has no time for %j', (value) => {
-		expect(createdAtMs({ created_at: value as IDataObject['created_at'] })).toBeUndefined();
-	});
+	it.each([undefined, null, '', 'yesterday', 'not a date', 1709287200000, true, {}])(
+		'has no time for %j',
+		(value) => {
+			expect(createdAtMs({ created_at: value as IDataObject['created_at'] })).toBeUndefined();
+		},
+	);
 
 	it('has no time when the field is missing', () => {
 		expect(createdAtMs({ id: 'vid_1' })).toBeUndefined();
@@ -55,7 +62,9 @@ describe('detectOrder', () => {
 
 	it('compares instants, not strings (time zones differ)', () => {
 		// 11:30+02:00 is 09:30Z, before 10:00Z; as text it would sort after.
-		expect(detectOrder([at('2024-03-01T11:30:00+02:00'), at('2024-03-01T10:00:00Z')])).toBe('oldest-first');
+		expect(detectOrder([at('2024-03-01T11:30:00+02:00'), at('2024-03-01T10:00:00Z')])).toBe(
+			'oldest-first',
+		);
 	});
 
 	it('skips videos without a readable timestamp', () => {
@@ -81,9 +90,12 @@ describe('pagesFromNewestEnd', () => {
 		['newest-first', 1, 20, [1]],
 		['oldest-first', 0, 20, [1]],
 		['newest-first', 0, 20, [1]],
-	] as Array<[ListOrder, number, number, number[]]>)('%s, %i videos, %i a page: %j', (order, total, size, pages) => {
-		expect(pagesFromNewestEnd(order, total, size)).toEqual(pages);
-	});
+	] as Array<[ListOrder, number, number, number[]]>)(
+		'%s, %i videos, %i a page: %j',
+		(order, total, size, pages) => {
+			expect(pagesFromNewestEnd(order, total, size)).toEqual(pages);
+		},
+	);
 
 	it('visits every page once when the order is unknown', () => {
 		expect([...pagesFromNewestEnd('unknown', 250, 100)].sort()).toEqual([1, 2, 3]);
@@ -104,7 +116,9 @@ describe('oldestOnPage', () => {
 	});
 
 	it('ignores videos without a readable timestamp', () => {
-		expect(oldestOnPage([{ id: 'a' }, at(T3), { id: 'b', created_at: 'x' }, at(T2)])).toBe(Date.parse(T2));
+		expect(oldestOnPage([{ id: 'a' }, at(T3), { id: 'b', created_at: 'x' }, at(T2)])).toBe(
+			Date.parse(T2),
+		);
 	});
 
 	it('is undefined for an empty page or one without timestamps', () => {

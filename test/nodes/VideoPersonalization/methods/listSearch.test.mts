@@ -11,7 +11,12 @@ describe('searchAssets (Asset picker)', () => {
 		const first = await listSearch('searchAssets', credentialsFor(s));
 		expect(first.results).toHaveLength(100);
 		expect(first.paginationToken).toBe('2:100');
-		const second = await listSearch('searchAssets', credentialsFor(s), undefined, first.paginationToken);
+		const second = await listSearch(
+			'searchAssets',
+			credentialsFor(s),
+			undefined,
+			first.paginationToken,
+		);
 		expect(second.results.map((result) => result.value)).not.toContain(first.results[0].value);
 	});
 
@@ -21,10 +26,18 @@ describe('searchAssets (Asset picker)', () => {
 		const deep = assets[350];
 		s.requests.clear();
 		const found = await listSearch('searchAssets', credentialsFor(s), deep.name.toUpperCase());
-		expect(found.results).toContainEqual(expect.objectContaining({ value: deep.id, name: `${deep.name} (${deep.type})` }));
-		expect(found.results.every((result) => String(result.name).toLowerCase().includes(deep.name.toLowerCase()))).toBe(true);
+		expect(found.results).toContainEqual(
+			expect.objectContaining({ value: deep.id, name: `${deep.name} (${deep.type})` }),
+		);
+		expect(
+			found.results.every((result) =>
+				String(result.name).toLowerCase().includes(deep.name.toLowerCase()),
+			),
+		).toBe(true);
 		// Every page once, up to the last (the match is not on the first page).
-		const pages = Array.from({ length: Math.ceil(assets.length / 100) }, (_, index) => String(index + 1));
+		const pages = Array.from({ length: Math.ceil(assets.length / 100) }, (_, index) =>
+			String(index + 1),
+		);
 		expect(pages.length).toBeGreaterThan(3);
 		expect(s.requests.log.map((request) => request.query.page)).toEqual(pages);
 		expect(found.paginationToken).toBeUndefined();
@@ -35,23 +48,38 @@ describe('searchAssets (Asset picker)', () => {
 describe('searchTemplates (Template picker)', () => {
 	it('searches by name on the service and names each template with its type', async () => {
 		const s = sandbox();
-		const found = await listSearch('searchTemplates', credentialsFor(s, s.keys.orgAdmin), 'welcome onboarding');
-		expect(found.results).toContainEqual({ name: `${s.known.stockTemplateName} (stock)`, value: s.known.stockTemplateId });
+		const found = await listSearch(
+			'searchTemplates',
+			credentialsFor(s, s.keys.orgAdmin),
+			'welcome onboarding',
+		);
+		expect(found.results).toContainEqual({
+			name: `${s.known.stockTemplateName} (stock)`,
+			value: s.known.stockTemplateId,
+		});
 	});
 
 	it('explains that a plain user picks the template by ID or name when the list is refused', async () => {
 		const s = sandbox();
-		const refused = await listSearch('searchTemplates', credentialsFor(s), 'welcome').catch((error: Error & { description?: string }) => error);
+		const refused = await listSearch('searchTemplates', credentialsFor(s), 'welcome').catch(
+			(error: Error & { description?: string }) => error,
+		);
 		expect(refused).toBeInstanceOf(Error);
 		expect((refused as Error).message).toMatch(/may not list templates for the picker \(403\)/);
-		expect((refused as { description?: string }).description).toMatch(/choose the template By ID or By Name instead/);
+		expect((refused as { description?: string }).description).toMatch(
+			/choose the template By ID or By Name instead/,
+		);
 	});
 });
 
 describe('the pickers page with the discovery Get Many uses (transport/pagination.ts)', () => {
 	const small = useSandbox({ graphql: { maxLimit: 10, overLimit: 'reject' } });
 
-	async function allPages(method: 'searchTemplates' | 'searchAssets', key: string, filter?: string) {
+	async function allPages(
+		method: 'searchTemplates' | 'searchAssets',
+		key: string,
+		filter?: string,
+	) {
 		const pages: Array<{ values: string[]; token?: string }> = [];
 		let token: string | undefined;
 		do {

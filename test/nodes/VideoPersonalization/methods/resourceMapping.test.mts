@@ -15,40 +15,89 @@ describe('getTemplateFields', () => {
 	it.each([
 		['From List', 'list'],
 		['By ID', 'id'],
-	])('shows the fields of a template chosen %s, with labels, kinds and defaults', async (_how, mode) => {
-		const s = sandbox();
-		const { fields, emptyFieldsNotice } = await resourceMapping('getTemplateFields', credentialsFor(s), createParameters({ __rl: true, mode: mode as string, value: s.known.brandTemplateId }));
-		expect(emptyFieldsNotice).toBeUndefined();
-		const template = s.store.templates.get(s.known.brandTemplateId)!;
-		expect(fields.map((field) => field.id)).toEqual(template.fields.map((field) => field.name));
-		expect(fields.find((field) => field.id === 'title')).toMatchObject({ displayName: 'Title (max 60 chars)', required: true, defaultValue: 'Hello {{first_name}}!', type: 'string' });
-		expect(fields.find((field) => field.id === 'logo')).toMatchObject({ displayName: 'Logo (image asset ID or URL)', required: false });
-		expect(fields.find((field) => field.id === 'background_clip')?.displayName).toBe('Background clip (video asset ID or URL)');
-		expect(fields.find((field) => field.id === 'primary_color')).toMatchObject({ displayName: 'Primary color (e.g. #1A73E8)', defaultValue: '#1A73E8' });
-		expect(fields.find((field) => field.id === 'font')?.displayName).toBe('Font (font name)');
-	});
+	])(
+		'shows the fields of a template chosen %s, with labels, kinds and defaults',
+		async (_how, mode) => {
+			const s = sandbox();
+			const { fields, emptyFieldsNotice } = await resourceMapping(
+				'getTemplateFields',
+				credentialsFor(s),
+				createParameters({ __rl: true, mode: mode as string, value: s.known.brandTemplateId }),
+			);
+			expect(emptyFieldsNotice).toBeUndefined();
+			const template = s.store.templates.get(s.known.brandTemplateId)!;
+			expect(fields.map((field) => field.id)).toEqual(template.fields.map((field) => field.name));
+			expect(fields.find((field) => field.id === 'title')).toMatchObject({
+				displayName: 'Title (max 60 chars)',
+				required: true,
+				defaultValue: 'Hello {{first_name}}!',
+				type: 'string',
+			});
+			expect(fields.find((field) => field.id === 'logo')).toMatchObject({
+				displayName: 'Logo (image asset ID or URL)',
+				required: false,
+			});
+			expect(fields.find((field) => field.id === 'background_clip')?.displayName).toBe(
+				'Background clip (video asset ID or URL)',
+			);
+			expect(fields.find((field) => field.id === 'primary_color')).toMatchObject({
+				displayName: 'Primary color (e.g. #1A73E8)',
+				defaultValue: '#1A73E8',
+			});
+			expect(fields.find((field) => field.id === 'font')?.displayName).toBe('Font (font name)');
+		},
+	);
 
 	it('shows the fields of a template chosen By Name, and of an expression that resolves in the editor', async () => {
 		const s = sandbox();
-		const byName = await resourceMapping('getTemplateFields', credentialsFor(s), createParameters({ __rl: true, mode: 'name', value: s.known.stockTemplateName }));
+		const byName = await resourceMapping(
+			'getTemplateFields',
+			credentialsFor(s),
+			createParameters({ __rl: true, mode: 'name', value: s.known.stockTemplateName }),
+		);
 		expect(byName.fields.map((field) => field.id)).toContain('title');
-		const expression = await resourceMapping('getTemplateFields', credentialsFor(s), createParameters({ __rl: true, mode: 'id', value: `={{ "${s.known.stockTemplateId}" }}` }));
-		expect(expression.fields.map((field) => field.id)).toEqual(byName.fields.map((field) => field.id));
+		const expression = await resourceMapping(
+			'getTemplateFields',
+			credentialsFor(s),
+			createParameters({ __rl: true, mode: 'id', value: `={{ "${s.known.stockTemplateId}" }}` }),
+		);
+		expect(expression.fields.map((field) => field.id)).toEqual(
+			byName.fields.map((field) => field.id),
+		);
 	});
 
 	it('another template, other fields (the editor reloads on template.value)', async () => {
 		const s = sandbox();
-		const endcard = await resourceMapping('getTemplateFields', credentialsFor(s, s.keys.admin), createParameters({ __rl: true, mode: 'list', value: 'tpl_endcard_platform_cta' }));
-		const stock = await resourceMapping('getTemplateFields', credentialsFor(s, s.keys.admin), createParameters({ __rl: true, mode: 'list', value: s.known.stockTemplateId }));
+		const endcard = await resourceMapping(
+			'getTemplateFields',
+			credentialsFor(s, s.keys.admin),
+			createParameters({ __rl: true, mode: 'list', value: 'tpl_endcard_platform_cta' }),
+		);
+		const stock = await resourceMapping(
+			'getTemplateFields',
+			credentialsFor(s, s.keys.admin),
+			createParameters({ __rl: true, mode: 'list', value: s.known.stockTemplateId }),
+		);
 		expect(endcard.fields.map((field) => field.id)).not.toContain('subtitle');
 		expect(stock.fields.map((field) => field.id)).toContain('subtitle');
 	});
 
 	it('says what to do when no template is chosen, or it does not exist', async () => {
 		const s = sandbox();
-		const none = await resourceMapping('getTemplateFields', credentialsFor(s), createParameters({ __rl: true, mode: 'list', value: '' }));
-		expect(none).toEqual({ fields: [], emptyFieldsNotice: 'Choose a Template above to see the fields it can be personalized with.' });
-		const missing = await resourceMapping('getTemplateFields', credentialsFor(s), createParameters({ __rl: true, mode: 'name', value: 'No Such Template' }));
+		const none = await resourceMapping(
+			'getTemplateFields',
+			credentialsFor(s),
+			createParameters({ __rl: true, mode: 'list', value: '' }),
+		);
+		expect(none).toEqual({
+			fields: [],
+			emptyFieldsNotice: 'Choose a Template above to see the fields it can be personalized with.',
+		});
+		const missing = await resourceMapping(
+			'getTemplateFields',
+			credentialsFor(s),
+			createParameters({ __rl: true, mode: 'name', value: 'No Such Template' }),
+		);
 		expect(missing.fields).toEqual([]);
 		expect(missing.emptyFieldsNotice).toMatch(/No template has the name "No Such Template"/);
 	});
@@ -56,15 +105,27 @@ describe('getTemplateFields', () => {
 	it('an expression only a run can work out is explained, not sent', async () => {
 		const s = sandbox();
 		s.requests.clear();
-		const result = await resourceMapping('getTemplateFields', credentialsFor(s), createParameters({ __rl: true, mode: 'id', value: '={{ $json.template_id }}' }));
+		const result = await resourceMapping(
+			'getTemplateFields',
+			credentialsFor(s),
+			createParameters({ __rl: true, mode: 'id', value: '={{ $json.template_id }}' }),
+		);
 		expect(result.fields).toEqual([]);
-		expect(result.emptyFieldsNotice).toMatch(/expression that can only be worked out when the workflow runs/);
+		expect(result.emptyFieldsNotice).toMatch(
+			/expression that can only be worked out when the workflow runs/,
+		);
 	});
 
 	it('refuses a template the key may not see with the rule, like the operations', async () => {
 		const s = sandbox();
-		const refused = await resourceMapping('getTemplateFields', credentialsFor(s), createParameters({ __rl: true, mode: 'id', value: s.known.otherBrandTemplateId })).catch((error: Error) => error);
-		expect((refused as Error).message).toMatch(/may not load the fields of the template with Template ID .* \(403\)/);
+		const refused = await resourceMapping(
+			'getTemplateFields',
+			credentialsFor(s),
+			createParameters({ __rl: true, mode: 'id', value: s.known.otherBrandTemplateId }),
+		).catch((error: Error) => error);
+		expect((refused as Error).message).toMatch(
+			/may not load the fields of the template with Template ID .* \(403\)/,
+		);
 	});
 });
 
@@ -78,11 +139,37 @@ describe('getTemplateFields on a service with other template-field sub-fields', 
 			queries.push(query);
 			const selection = /fields \{ ([^}]*) \}/.exec(query)?.[1].split(' ') ?? [];
 			const missing = selection.find((name) => !['id', 'name', 'type'].includes(name));
-			if (missing) return sendJson(response, 400, { errors: [{ message: `Cannot query field "${missing}" on type "VideoTemplateField".`, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] });
-			sendJson(response, 200, { data: { viewer: { videoTemplate: { id: 'tpl_1', name: 'Tiny', fields: [{ id: 'f1', name: 'first_name', type: 'text' }, { id: 'f2', name: 'photo', type: 'media' }, { id: 'f3', name: 'shade', type: 'gradient' }] } } } });
+			if (missing)
+				return sendJson(response, 400, {
+					errors: [
+						{
+							message: `Cannot query field "${missing}" on type "VideoTemplateField".`,
+							extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+						},
+					],
+				});
+			sendJson(response, 200, {
+				data: {
+					viewer: {
+						videoTemplate: {
+							id: 'tpl_1',
+							name: 'Tiny',
+							fields: [
+								{ id: 'f1', name: 'first_name', type: 'text' },
+								{ id: 'f2', name: 'photo', type: 'media' },
+								{ id: 'f3', name: 'shade', type: 'gradient' },
+							],
+						},
+					},
+				},
+			});
 		});
 		try {
-			const { fields } = await resourceMapping('getTemplateFields', { apiKey: 'k_123456', baseUrl: `${server.url}/v1` }, createParameters({ __rl: true, mode: 'id', value: 'tpl_1' }));
+			const { fields } = await resourceMapping(
+				'getTemplateFields',
+				{ apiKey: 'k_123456', baseUrl: `${server.url}/v1` },
+				createParameters({ __rl: true, mode: 'id', value: 'tpl_1' }),
+			);
 			expect(fields.map((field) => [field.id, field.displayName])).toEqual([
 				['first_name', 'first_name'],
 				['photo', 'photo (media asset ID or URL)'],

@@ -14,9 +14,17 @@ const KEY = 'vpk_client_canary_3b9e51d07a';
 
 /** The one thing a client needs from n8n to build an error: the node. */
 function clientWithoutNetwork(): ServiceClient {
-	const node = { name: 'Video Personalization', type: 'videoPersonalization', typeVersion: 1 } as INode;
+	const node = {
+		name: 'Video Personalization',
+		type: 'videoPersonalization',
+		typeVersion: 1,
+	} as INode;
 	const context = { getNode: () => node } as unknown as ApiContext;
-	return new ServiceClient(context, { baseUrl: 'https://api.example.com/v1', graphqlUrl: 'https://api.example.com/v1/graphql' }, [KEY]);
+	return new ServiceClient(
+		context,
+		{ baseUrl: 'https://api.example.com/v1', graphqlUrl: 'https://api.example.com/v1/graphql' },
+		[KEY],
+	);
 }
 
 describe('ServiceClient.once: lookups the items of one execution share', () => {
@@ -28,7 +36,9 @@ describe('ServiceClient.once: lookups the items of one execution share', () => {
 			await new Promise((resolve) => setImmediate(resolve));
 			return 'tpl_1';
 		};
-		const answers = await Promise.all([1, 2, 3, 4].map(async () => await api.once('template id of Welcome', lookup)));
+		const answers = await Promise.all(
+			[1, 2, 3, 4].map(async () => await api.once('template id of Welcome', lookup)),
+		);
 		expect(answers).toEqual(['tpl_1', 'tpl_1', 'tpl_1', 'tpl_1']);
 		expect(runs).toBe(1);
 		expect(await api.once('template id of Welcome', lookup)).toBe('tpl_1');
@@ -76,15 +86,19 @@ describe('ServiceClient errors', () => {
 	});
 
 	it.each([
-		['an HTML page', '<html><title>Gateway</title></html>', 'Expected JSON, got an HTML page (status 200)'],
+		[
+			'an HTML page',
+			'<html><title>Gateway</title></html>',
+			'Expected JSON, got an HTML page (status 200)',
+		],
 		['text', 'OK', 'Expected JSON, got text (status 200)'],
 		['an array', [{ id: 'ast_1' }], 'Expected a JSON object, got an array (status 200)'],
 		['nothing', undefined, 'Expected a JSON object, got undefined (status 200)'],
 	])('expectObject refuses %s where a JSON object was due', (_name, body, detail) => {
 		const api = clientWithoutNetwork();
-		expect(() => api.expectObject({ status: 200, headers: {}, body }, { action: 'get the asset "ast_1"' })).toThrow(
-			"The service's answer to get the asset \"ast_1\" was not what the API describes",
-		);
+		expect(() =>
+			api.expectObject({ status: 200, headers: {}, body }, { action: 'get the asset "ast_1"' }),
+		).toThrow('The service\'s answer to get the asset "ast_1" was not what the API describes');
 		try {
 			api.expectObject({ status: 200, headers: {}, body }, { action: 'get the asset "ast_1"' });
 		} catch (error) {
@@ -101,20 +115,39 @@ describe('one client per execution, through the engine', () => {
 		const server = await startTestServer((_request, response) => sendJson(response, 200, {}));
 		servers.push(server);
 		const items = [{ json: {} }, { json: {} }, { json: {} }];
-		const parameters = { resource: 'asset', operation: 'get', assetId: { __rl: true, mode: 'id', value: 'ast_1' } };
-		const credentials = { apiKey: KEY, baseUrl: `${server.url.replace('127.0.0.1', 'example.com')}/v1` };
+		const parameters = {
+			resource: 'asset',
+			operation: 'get',
+			assetId: { __rl: true, mode: 'id', value: 'ast_1' },
+		};
+		const credentials = {
+			apiKey: KEY,
+			baseUrl: `${server.url.replace('127.0.0.1', 'example.com')}/v1`,
+		};
 		const result = await runNode({ parameters, credentials, items, continueOnFail: true });
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.json.error)).toEqual(
-			[0, 1, 2].map((index) => expect.stringMatching(new RegExp(`^Video Personalization API credential: Base URL must use https.*\\[item ${index}\\]$`))),
+			[0, 1, 2].map((index) =>
+				expect.stringMatching(
+					new RegExp(
+						`^Video Personalization API credential: Base URL must use https.*\\[item ${index}\\]$`,
+					),
+				),
+			),
 		);
-		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
 		expect(server.requests).toHaveLength(0);
 		expect(allText(result.run)).not.toContain(KEY);
 	});
 
 	it('reports a lookup answered with null as Not Found, like a NOT_FOUND error', async () => {
-		const server = await startTestServer((_request, response) => sendJson(response, 200, { data: { viewer: { findUser: null } } }));
+		const server = await startTestServer((_request, response) =>
+			sendJson(response, 200, { data: { viewer: { findUser: null } } }),
+		);
 		servers.push(server);
 		const { error } = await runNode({
 			parameters: { resource: 'user', operation: 'get', findBy: 'id', idValue: 'usr_gone' },

@@ -18,7 +18,8 @@ function accepted(result: ServiceConfigResult): ServiceConfig {
 }
 
 function refused(result: ServiceConfigResult): string {
-	if (result.ok) throw new Error(`expected the address to be refused, got: ${JSON.stringify(result.config)}`);
+	if (result.ok)
+		throw new Error(`expected the address to be refused, got: ${JSON.stringify(result.config)}`);
 	return result.message;
 }
 
@@ -30,12 +31,19 @@ function parse(baseUrl: unknown, graphqlEndpoint?: unknown): ServiceConfigResult
 }
 
 describe('isLoopbackHost', () => {
-	it.each(['localhost', 'LOCALHOST', 'LocalHost', '127.0.0.1', '127.0.0.53', '127.1.2.3', '127.255.255.254', '[::1]', '::1'])(
-		'%s is the local machine',
-		(host) => {
-			expect(isLoopbackHost(host)).toBe(true);
-		},
-	);
+	it.each([
+		'localhost',
+		'LOCALHOST',
+		'LocalHost',
+		'127.0.0.1',
+		'127.0.0.53',
+		'127.1.2.3',
+		'127.255.255.254',
+		'[::1]',
+		'::1',
+	])('%s is the local machine', (host) => {
+		expect(isLoopbackHost(host)).toBe(true);
+	});
 
 	it.each([
 		'example.com',
@@ -83,7 +91,11 @@ describe('parseServiceConfig: accepted base URLs', () => {
 	});
 
 	it('gives addresses that a path can be appended to (no trailing slash, no ? or #)', () => {
-		for (const typed of ['https://api.example.com/v1', 'https://api.example.com/v1/', 'http://localhost:3000/v1//']) {
+		for (const typed of [
+			'https://api.example.com/v1',
+			'https://api.example.com/v1/',
+			'http://localhost:3000/v1//',
+		]) {
 			const config = accepted(parse(typed));
 			expect(config.baseUrl).toMatch(/\/v1$/);
 			expect(config.baseUrl).not.toMatch(/[?#]/);
@@ -111,11 +123,20 @@ describe('parseServiceConfig: refused base URLs', () => {
 		['http://0.0.0.0/v1', /Base URL must use https:\/\//],
 		['http://localhost.example.com/v1', /Base URL must use https:\/\//],
 		['http://127.0.0.1.nip.io/v1', /Base URL must use https:\/\//],
-		['https://user:password@api.example.com/v1', /Base URL must not contain a user name or password/],
+		[
+			'https://user:password@api.example.com/v1',
+			/Base URL must not contain a user name or password/,
+		],
 		['https://user@api.example.com/v1', /Base URL must not contain a user name or password/],
 		['https://:password@api.example.com/v1', /Base URL must not contain a user name or password/],
-		['https://api.example.com/v1?team=1', /Base URL must not contain a query \(\?\) or fragment \(#\)/],
-		['https://api.example.com/v1#docs', /Base URL must not contain a query \(\?\) or fragment \(#\)/],
+		[
+			'https://api.example.com/v1?team=1',
+			/Base URL must not contain a query \(\?\) or fragment \(#\)/,
+		],
+		[
+			'https://api.example.com/v1#docs',
+			/Base URL must not contain a query \(\?\) or fragment \(#\)/,
+		],
 		['https://api.example.com/v1?', /Base URL must not contain a query \(\?\) or fragment \(#\)/],
 		['https://api.example.com/v1#', /Base URL must not contain a query \(\?\) or fragment \(#\)/],
 		['https://api.example.com/v1/?', /Base URL must not contain a query \(\?\) or fragment \(#\)/],
@@ -131,11 +152,15 @@ describe('parseServiceConfig: refused base URLs', () => {
 	});
 
 	it('suggests the address with /v1 on the same origin', () => {
-		expect(refused(parse('https://api.example.com:8443/api'))).toContain('https://api.example.com:8443/v1');
+		expect(refused(parse('https://api.example.com:8443/api'))).toContain(
+			'https://api.example.com:8443/v1',
+		);
 	});
 
 	it('refuses the base URL whatever the GraphQL endpoint says', () => {
-		expect(refused(parse('http://api.example.com/v1', 'https://api.example.com/graphql'))).toMatch(/^Base URL/);
+		expect(refused(parse('http://api.example.com/v1', 'https://api.example.com/graphql'))).toMatch(
+			/^Base URL/,
+		);
 	});
 });
 
@@ -147,7 +172,9 @@ describe('parseServiceConfig: GraphQL endpoint', () => {
 	});
 
 	it('defaults from the cleaned base, without a doubled slash', () => {
-		expect(accepted(parse('https://api.example.com/v1//', undefined)).graphqlUrl).toBe('https://api.example.com/v1/graphql');
+		expect(accepted(parse('https://api.example.com/v1//', undefined)).graphqlUrl).toBe(
+			'https://api.example.com/v1/graphql',
+		);
 	});
 
 	it.each([
@@ -168,16 +195,33 @@ describe('parseServiceConfig: GraphQL endpoint', () => {
 		['ftp://gql.example.com/graphql', /GraphQL Endpoint must start with https:\/\//],
 		['http://gql.example.com/graphql', /GraphQL Endpoint must use https:\/\//],
 		['http://10.1.2.3/graphql', /GraphQL Endpoint must use https:\/\//],
-		['https://user:password@gql.example.com/graphql', /GraphQL Endpoint must not contain a user name or password/],
-		['https://gql.example.com/graphql?token=1', /GraphQL Endpoint must not contain a query \(\?\) or fragment \(#\)/],
-		['https://gql.example.com/graphql#x', /GraphQL Endpoint must not contain a query \(\?\) or fragment \(#\)/],
-		['https://gql.example.com/graphql?', /GraphQL Endpoint must not contain a query \(\?\) or fragment \(#\)/],
-		['https://gql.example.com/graphql#', /GraphQL Endpoint must not contain a query \(\?\) or fragment \(#\)/],
+		[
+			'https://user:password@gql.example.com/graphql',
+			/GraphQL Endpoint must not contain a user name or password/,
+		],
+		[
+			'https://gql.example.com/graphql?token=1',
+			/GraphQL Endpoint must not contain a query \(\?\) or fragment \(#\)/,
+		],
+		[
+			'https://gql.example.com/graphql#x',
+			/GraphQL Endpoint must not contain a query \(\?\) or fragment \(#\)/,
+		],
+		[
+			'https://gql.example.com/graphql?',
+			/GraphQL Endpoint must not contain a query \(\?\) or fragment \(#\)/,
+		],
+		[
+			'https://gql.example.com/graphql#',
+			/GraphQL Endpoint must not contain a query \(\?\) or fragment \(#\)/,
+		],
 	])('refuses %j', (typed, message) => {
 		expect(refused(parse(base, typed))).toMatch(message);
 	});
 
 	it('even a local http base does not let a remote http GraphQL endpoint through', () => {
-		expect(refused(parse('http://localhost:3000/v1', 'http://gql.example.com/graphql'))).toMatch(/GraphQL Endpoint must use https/);
+		expect(refused(parse('http://localhost:3000/v1', 'http://gql.example.com/graphql'))).toMatch(
+			/GraphQL Endpoint must use https/,
+		);
 	});
 });

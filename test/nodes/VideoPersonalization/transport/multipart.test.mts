@@ -45,7 +45,14 @@ async function parseMultipart(body: Buffer | Readable, boundary: string): Promis
 			parsed.order.push(`file:${field}`);
 			const chunks: Buffer[] = [];
 			stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-			stream.on('end', () => parsed.files.push({ field, fileName: info.filename, mimeType: info.mimeType, data: Buffer.concat(chunks) }));
+			stream.on('end', () =>
+				parsed.files.push({
+					field,
+					fileName: info.filename,
+					mimeType: info.mimeType,
+					data: Buffer.concat(chunks),
+				}),
+			);
 		});
 		parser.on('close', () => resolve(parsed));
 		parser.on('error', reject);
@@ -115,9 +122,13 @@ describe('multipartEnvelope', () => {
 		expect(parts[0]).toBe('');
 		expect(parts).toHaveLength(fields.length + 2);
 		fields.forEach(([name, value], index) => {
-			expect(parts[index + 1]).toBe(`Content-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+			expect(parts[index + 1]).toBe(
+				`Content-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+			);
 		});
-		expect(parts[fields.length + 1]).toBe('Content-Disposition: form-data; name="file"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n');
+		expect(parts[fields.length + 1]).toBe(
+			'Content-Disposition: form-data; name="file"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n',
+		);
 	});
 
 	it('ends the head right where the file bytes start, and the tail closes the body', () => {
@@ -150,40 +161,59 @@ describe('multipartEnvelope', () => {
 		(fileName) => {
 			const headers = partHeaders(multipartEnvelope([], { ...png, fileName }, boundary), 0);
 			expect(headers).toHaveLength(2);
-			expect(headers[0]).toMatch(/^Content-Disposition: form-data; name="file"; filename="[^"\r\n]*"(; filename\*=UTF-8''[^\s;"]+)?$/);
+			expect(headers[0]).toMatch(
+				/^Content-Disposition: form-data; name="file"; filename="[^"\r\n]*"(; filename\*=UTF-8''[^\s;"]+)?$/,
+			);
 			expect(headers[1]).toBe('Content-Type: image/png');
 		},
 	);
 
-	it.each(['logo.png', 'report 2024 (final).pdf', "it's.png", 'a-b_c.d~e.mp4', 'semi;colon=equals.png'])(
-		'gives the plain ASCII name %j only as filename="…"',
-		(fileName) => {
-			const headers = partHeaders(multipartEnvelope([], { ...png, fileName }, boundary), 0);
-			expect(headers[0]).toBe(`Content-Disposition: form-data; name="file"; filename="${fileName}"`);
-		},
-	);
+	it.each([
+		'logo.png',
+		'report 2024 (final).pdf',
+		"it's.png",
+		'a-b_c.d~e.mp4',
+		'semi;colon=equals.png',
+	])('gives the plain ASCII name %j only as filename="…"', (fileName) => {
+		const headers = partHeaders(multipartEnvelope([], { ...png, fileName }, boundary), 0);
+		expect(headers[0]).toBe(`Content-Disposition: form-data; name="file"; filename="${fileName}"`);
+	});
 
-	it.each(['Café déjà vu.png', '日本語.png', 'видео.mp4', 'emoji 🎬.mov', "l'été (1).png", 'Ünïcödé*(copy).jpg', 'tab\there.png', 'back\\slash.png', 'ends-with-backslash\\'])(
-		'gives the name %j as filename*=UTF-8\'\'… with an ASCII fallback',
-		(fileName) => {
-			const escaped = multipartEnvelope([], { ...png, fileName }, boundary);
-			const headers = partHeaders(escaped, 0);
-			const match = /^Content-Disposition: form-data; name="file"; filename="([^"\r\n]*)"; filename\*=UTF-8''(\S+)$/.exec(headers[0]);
-			expect(match).not.toBeNull();
-			const [, fallback, encoded] = match as RegExpExecArray;
-			expect(fallback).toMatch(/^[\x20-\x7e]*$/);
-			expect(fallback.endsWith('\\')).toBe(false);
-			expect(encoded).toMatch(ATTR_CHARS);
-			expect(decodeURIComponent(encoded)).toBe(fileName);
-			// The file part's header is plain ASCII, whatever the name.
-			const fileHeader = escaped.head.subarray(escaped.head.lastIndexOf(`--${boundary}\r\n`));
-			expect([...fileHeader].every((byte) => byte < 0x80)).toBe(true);
-		},
-	);
+	it.each([
+		'Café déjà vu.png',
+		'日本語.png',
+		'видео.mp4',
+		'emoji 🎬.mov',
+		"l'été (1).png",
+		'Ünïcödé*(copy).jpg',
+		'tab\there.png',
+		'back\\slash.png',
+		'ends-with-backslash\\',
+	])("gives the name %j as filename*=UTF-8''… with an ASCII fallback", (fileName) => {
+		const escaped = multipartEnvelope([], { ...png, fileName }, boundary);
+		const headers = partHeaders(escaped, 0);
+		const match =
+			/^Content-Disposition: form-data; name="file"; filename="([^"\r\n]*)"; filename\*=UTF-8''(\S+)$/.exec(
+				headers[0],
+			);
+		expect(match).not.toBeNull();
+		const [, fallback, encoded] = match as RegExpExecArray;
+		expect(fallback).toMatch(/^[\x20-\x7e]*$/);
+		expect(fallback.endsWith('\\')).toBe(false);
+		expect(encoded).toMatch(ATTR_CHARS);
+		expect(decodeURIComponent(encoded)).toBe(fileName);
+		// The file part's header is plain ASCII, whatever the name.
+		const fileHeader = escaped.head.subarray(escaped.head.lastIndexOf(`--${boundary}\r\n`));
+		expect([...fileHeader].every((byte) => byte < 0x80)).toBe(true);
+	});
 });
 
 describe('a real multipart parser reads the body', () => {
-	const data = Buffer.concat([randomBytes(4096), Buffer.from('\r\n--TestBoundary\r\n--\r\n\r\n'), randomBytes(1024)]);
+	const data = Buffer.concat([
+		randomBytes(4096),
+		Buffer.from('\r\n--TestBoundary\r\n--\r\n\r\n'),
+		randomBytes(1024),
+	]);
 
 	it('fields, their order, the file name, MIME type and bytes', async () => {
 		const form: Array<[string, string]> = [
@@ -192,28 +222,55 @@ describe('a real multipart parser reads the body', () => {
 			['tags', 'a'],
 			['tags', 'multi\r\nline'],
 		];
-		const envelope = multipartEnvelope(form, { field: 'file', fileName: 'clip.mp4', mimeType: 'video/mp4' });
+		const envelope = multipartEnvelope(form, {
+			field: 'file',
+			fileName: 'clip.mp4',
+			mimeType: 'video/mp4',
+		});
 		const parsed = await parseMultipart(whole(envelope, data), envelope.boundary);
 		expect(parsed.fields).toEqual(form);
-		expect(parsed.order).toEqual(['field:name', 'field:type', 'field:tags', 'field:tags', 'file:file']);
+		expect(parsed.order).toEqual([
+			'field:name',
+			'field:type',
+			'field:tags',
+			'field:tags',
+			'file:file',
+		]);
 		expect(parsed.files).toHaveLength(1);
 		expect(parsed.files[0].fileName).toBe('clip.mp4');
 		expect(parsed.files[0].mimeType).toBe('video/mp4');
 		expect(parsed.files[0].data.equals(data)).toBe(true);
 	});
 
-	it.each(['logo.png', 'report 2024 (final).png', "it's.png", 'Café déjà vu.png', '日本語.png', 'emoji 🎬.png', "l'été (1).png", 'Ünïcödé*(copy).png', 'two\r\nlines.png', 'dir\\name.png', 'ends-with-backslash\\'])(
-		'the file name %j comes out exactly',
-		async (fileName) => {
-			const envelope = multipartEnvelope([['name', 'x']], { field: 'file', fileName, mimeType: 'image/png' });
-			const parsed = await parseMultipart(whole(envelope, data), envelope.boundary);
-			expect(parsed.files.map((file) => file.fileName)).toEqual([fileName]);
-			expect(parsed.files[0].data.equals(data)).toBe(true);
-		},
-	);
+	it.each([
+		'logo.png',
+		'report 2024 (final).png',
+		"it's.png",
+		'Café déjà vu.png',
+		'日本語.png',
+		'emoji 🎬.png',
+		"l'été (1).png",
+		'Ünïcödé*(copy).png',
+		'two\r\nlines.png',
+		'dir\\name.png',
+		'ends-with-backslash\\',
+	])('the file name %j comes out exactly', async (fileName) => {
+		const envelope = multipartEnvelope([['name', 'x']], {
+			field: 'file',
+			fileName,
+			mimeType: 'image/png',
+		});
+		const parsed = await parseMultipart(whole(envelope, data), envelope.boundary);
+		expect(parsed.files.map((file) => file.fileName)).toEqual([fileName]);
+		expect(parsed.files[0].data.equals(data)).toBe(true);
+	});
 
 	it('a name with quotes still gives one file with its bytes, and no stray quote', async () => {
-		const envelope = multipartEnvelope([['na"me', 'x']], { field: 'file', fileName: 'my "best" logo.png', mimeType: 'image/png' });
+		const envelope = multipartEnvelope([['na"me', 'x']], {
+			field: 'file',
+			fileName: 'my "best" logo.png',
+			mimeType: 'image/png',
+		});
 		const parsed = await parseMultipart(whole(envelope, data), envelope.boundary);
 		expect(parsed.fields).toHaveLength(1);
 		expect(parsed.fields[0][1]).toBe('x');
@@ -232,7 +289,12 @@ describe('a real multipart parser reads the body', () => {
 });
 
 describe('wrapStream', () => {
-	const chunks = [Buffer.from('first chunk '), randomBytes(300), Buffer.from('\r\n--'), Buffer.from('last')];
+	const chunks = [
+		Buffer.from('first chunk '),
+		randomBytes(300),
+		Buffer.from('\r\n--'),
+		Buffer.from('last'),
+	];
 	const data = Buffer.concat(chunks);
 
 	it('is still a stream, and gives head + file + tail', async () => {
@@ -245,7 +307,10 @@ describe('wrapStream', () => {
 
 	it('is read by a multipart parser as the same form', async () => {
 		const envelope = multipartEnvelope(fields, png);
-		const parsed = await parseMultipart(wrapStream(Readable.from(chunks), envelope), envelope.boundary);
+		const parsed = await parseMultipart(
+			wrapStream(Readable.from(chunks), envelope),
+			envelope.boundary,
+		);
 		expect(parsed.fields).toEqual(fields);
 		expect(parsed.files).toHaveLength(1);
 		expect(parsed.files[0].fileName).toBe('logo.png');
@@ -256,12 +321,20 @@ describe('wrapStream', () => {
 	it('keeps every byte of a file in many chunks', async () => {
 		const many = Array.from({ length: 2000 }, () => randomBytes(512));
 		const envelope = multipartEnvelope(fields, png);
-		expect((await drain(wrapStream(Readable.from(many), envelope))).equals(whole(envelope, Buffer.concat(many)))).toBe(true);
+		expect(
+			(await drain(wrapStream(Readable.from(many), envelope))).equals(
+				whole(envelope, Buffer.concat(many)),
+			),
+		).toBe(true);
 	});
 
 	it('wraps an empty file', async () => {
 		const envelope = multipartEnvelope(fields, png);
-		expect((await drain(wrapStream(Readable.from([]), envelope))).equals(whole(envelope, Buffer.alloc(0)))).toBe(true);
+		expect(
+			(await drain(wrapStream(Readable.from([]), envelope))).equals(
+				whole(envelope, Buffer.alloc(0)),
+			),
+		).toBe(true);
 	});
 
 	it('reads the file only when the wrapper is read', async () => {

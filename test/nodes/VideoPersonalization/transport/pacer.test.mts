@@ -11,7 +11,10 @@ import {
 	SPACING_JITTER,
 } from '../../../../nodes/VideoPersonalization/transport/pacer.ts';
 
-const limited = (retryAfter?: string) => ({ status: 429, headers: retryAfter === undefined ? {} : { 'retry-after': retryAfter } });
+const limited = (retryAfter?: string) => ({
+	status: 429,
+	headers: retryAfter === undefined ? {} : { 'retry-after': retryAfter },
+});
 const ok = { status: 200, headers: {} };
 
 describe('Pacer alone', () => {
@@ -74,7 +77,11 @@ describe('Pacer alone', () => {
 
 	it('takes the rate and the burst from RateLimit headers, before any 429', () => {
 		const pacer = new Pacer(() => 0);
-		const headers = { 'ratelimit-policy': '10;w=1;burst=2', 'ratelimit-limit': '2', 'ratelimit-remaining': '0' };
+		const headers = {
+			'ratelimit-policy': '10;w=1;burst=2',
+			'ratelimit-limit': '2',
+			'ratelimit-remaining': '0',
+		};
 		pacer.onSent(0);
 		pacer.onAnswer(0, 0, { status: 200, headers });
 		expect(pacer.pace).toBeCloseTo(9.8);
@@ -84,7 +91,10 @@ describe('Pacer alone', () => {
 
 	it('ignores headers it cannot read', () => {
 		const pacer = new Pacer(() => 0);
-		pacer.onAnswer(0, 0, { status: 200, headers: { 'ratelimit-policy': 'lots', 'ratelimit-limit': 'x', 'ratelimit-remaining': '1' } });
+		pacer.onAnswer(0, 0, {
+			status: 200,
+			headers: { 'ratelimit-policy': 'lots', 'ratelimit-limit': 'x', 'ratelimit-remaining': '1' },
+		});
 		expect(pacer.pace).toBeUndefined();
 		expect(pacer.nextSendAt(5)).toBe(5);
 	});
@@ -109,7 +119,16 @@ interface Simulated {
  * `n` requests from `concurrency` workers through one gate (one at a time, when the pacer says)
  * to the sandbox's limiter, in simulated time with `latencyMs` per exchange.
  */
-function simulate(rate: number, burst: number, n: number, concurrency: number, headers: boolean, seed: number, latencyMs = 4, jitterMs = 0): Simulated {
+function simulate(
+	rate: number,
+	burst: number,
+	n: number,
+	concurrency: number,
+	headers: boolean,
+	seed: number,
+	latencyMs = 4,
+	jitterMs = 0,
+): Simulated {
 	let now = 0;
 	let state = seed;
 	const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
@@ -145,7 +164,12 @@ function simulate(rate: number, burst: number, n: number, concurrency: number, h
 			at(now + latencyMs / 2 + jitterMs * random(), () => {
 				const decision = limiter.check('GET', '/v1/assets', 'Bearer k');
 				const status = decision && !decision.allowed ? 429 : 200;
-				const answerHeaders = Object.fromEntries(Object.entries(decision?.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+				const answerHeaders = Object.fromEntries(
+					Object.entries(decision?.headers ?? {}).map(([name, value]) => [
+						name.toLowerCase(),
+						value,
+					]),
+				);
 				at(now + latencyMs / 2, () => {
 					pacer.onAnswer(now, sentAt, { status, headers: answerHeaders });
 					const woken = wake;
@@ -185,13 +209,16 @@ describe('Pacer in front of a token bucket (simulated time)', () => {
 		['Return All, 100 pages', 2, 2, 100, 10],
 	];
 
-	it.each(cases)('%s at R=%i/s, B=%i with RateLimit headers: at the limit, no 429', (_name, rate, burst, n, concurrency) => {
-		for (const seed of [1, 2, 3]) {
-			const run = simulate(rate, burst, n, concurrency, true, seed);
-			expect(run.limited).toBe(0);
-			expect(run.ratio).toBeLessThanOrEqual(1.1);
-		}
-	});
+	it.each(cases)(
+		'%s at R=%i/s, B=%i with RateLimit headers: at the limit, no 429',
+		(_name, rate, burst, n, concurrency) => {
+			for (const seed of [1, 2, 3]) {
+				const run = simulate(rate, burst, n, concurrency, true, seed);
+				expect(run.limited).toBe(0);
+				expect(run.ratio).toBeLessThanOrEqual(1.1);
+			}
+		},
+	);
 
 	it('with uneven delays on the way to the service (0-10 ms), a bucket of one draws few 429s', () => {
 		// A bucket of one has no slack: requests must be spaced by 1/R plus the spread of their delays.
@@ -202,12 +229,15 @@ describe('Pacer in front of a token bucket (simulated time)', () => {
 		}
 	});
 
-	it.each(cases)('%s at R=%i/s, B=%i from 429s alone: finishes near the limit with few 429s', (_name, rate, burst, n, concurrency) => {
-		for (const seed of [1, 2, 3]) {
-			const run = simulate(rate, burst, n, concurrency, false, seed);
-			// Learning the rate costs a few 429s, however many requests follow.
-			expect(run.limited).toBeLessThanOrEqual(n >= 1000 ? 0.02 * run.requests : 15);
-			expect(run.ratio).toBeLessThanOrEqual(n >= 1000 ? 1.3 : 2);
-		}
-	});
+	it.each(cases)(
+		'%s at R=%i/s, B=%i from 429s alone: finishes near the limit with few 429s',
+		(_name, rate, burst, n, concurrency) => {
+			for (const seed of [1, 2, 3]) {
+				const run = simulate(rate, burst, n, concurrency, false, seed);
+				// Learning the rate costs a few 429s, however many requests follow.
+				expect(run.limited).toBeLessThanOrEqual(n >= 1000 ? 0.02 * run.requests : 15);
+				expect(run.ratio).toBeLessThanOrEqual(n >= 1000 ? 1.3 : 2);
+			}
+		},
+	);
 });

@@ -12,11 +12,17 @@ import {
 	servedPageSize,
 } from '../../../../nodes/VideoPersonalization/transport/pagination.ts';
 import { listSearch, runNode } from '../../../harness/engine.mts';
-import { type RecordedRequest, sendJson, startTestServer, type TestServer } from '../../../harness/httpServer.mts';
+import {
+	type RecordedRequest,
+	sendJson,
+	startTestServer,
+	type TestServer,
+} from '../../../harness/httpServer.mts';
 
 const all: ListSelection = { returnAll: true, limit: 50 };
 const limit = (n: number): ListSelection => ({ returnAll: false, limit: n });
-const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, index) => from + index);
+const range = (from: number, to: number): number[] =>
+	Array.from({ length: to - from + 1 }, (_, index) => from + index);
 
 describe('firstPageSize', () => {
 	it('the REST maximum is the spec maximum', () => {
@@ -133,14 +139,21 @@ describe('mergePages', () => {
 
 	it('drops a record already seen on an earlier page (an offset list shifted), keeping the first copy', () => {
 		const first = record('c', { seen: 'first' });
-		const pages = [[record('a'), record('b'), first], [record('c', { seen: 'second' }), record('d')], [record('d'), record('e')]];
+		const pages = [
+			[record('a'), record('b'), first],
+			[record('c', { seen: 'second' }), record('d')],
+			[record('d'), record('e')],
+		];
 		const merged = mergePages(pages, all);
 		expect(ids(merged)).toEqual(['a', 'b', 'c', 'd', 'e']);
 		expect(merged[2]).toBe(first);
 	});
 
 	it('keeps every record without an id', () => {
-		const pages = [[{ name: 'x' }, { name: 'x' }], [{ name: 'x' }, record('a')]];
+		const pages = [
+			[{ name: 'x' }, { name: 'x' }],
+			[{ name: 'x' }, record('a')],
+		];
 		expect(mergePages(pages, all)).toHaveLength(4);
 	});
 
@@ -151,17 +164,26 @@ describe('mergePages', () => {
 		[5, ['a', 'b', 'c', 'd']],
 		[100, ['a', 'b', 'c', 'd']],
 	])('cuts to a limit of %i', (max, expected) => {
-		const pages = [[record('a'), record('b')], [record('c'), record('d')]];
+		const pages = [
+			[record('a'), record('b')],
+			[record('c'), record('d')],
+		];
 		expect(ids(mergePages(pages, limit(max)))).toEqual(expected);
 	});
 
 	it('counts only distinct records against the limit', () => {
-		const pages = [[record('a'), record('b')], [record('b'), record('c'), record('d')]];
+		const pages = [
+			[record('a'), record('b')],
+			[record('b'), record('c'), record('d')],
+		];
 		expect(ids(mergePages(pages, limit(3)))).toEqual(['a', 'b', 'c']);
 	});
 
 	it('Return All ignores the limit', () => {
-		const pages = [range(1, 150).map((n) => record(`r${n}`)), range(151, 250).map((n) => record(`r${n}`))];
+		const pages = [
+			range(1, 150).map((n) => record(`r${n}`)),
+			range(151, 250).map((n) => record(`r${n}`)),
+		];
 		expect(mergePages(pages, { returnAll: true, limit: 10 })).toHaveLength(250);
 	});
 
@@ -205,18 +227,25 @@ describe('list answers out of shape, through the engine', () => {
 	const servers: TestServer[] = [];
 	afterAll(async () => await Promise.all(servers.map(async (server) => await server.close())));
 
-	async function serve(handler: (request: RecordedRequest, response: ServerResponse) => void): Promise<TestServer> {
+	async function serve(
+		handler: (request: RecordedRequest, response: ServerResponse) => void,
+	): Promise<TestServer> {
 		const server = await startTestServer(handler);
 		servers.push(server);
 		return server;
 	}
 
 	async function run(server: TestServer, parameters: IDataObject) {
-		return await runNode({ parameters, credentials: { apiKey: 'vpk_test_pagination_1234', baseUrl: `${server.url}/v1` } });
+		return await runNode({
+			parameters,
+			credentials: { apiKey: 'vpk_test_pagination_1234', baseUrl: `${server.url}/v1` },
+		});
 	}
 
-	const videos = (from: number, count: number) => Array.from({ length: count }, (_, index) => ({ id: `vid_${from + index}` }));
-	const pageOf = (request: RecordedRequest) => Number(new URL(request.url, 'http://x').searchParams.get('page'));
+	const videos = (from: number, count: number) =>
+		Array.from({ length: count }, (_, index) => ({ id: `vid_${from + index}` }));
+	const pageOf = (request: RecordedRequest) =>
+		Number(new URL(request.url, 'http://x').searchParams.get('page'));
 	const listVideos = { resource: 'video', operation: 'getAll', returnAll: true };
 
 	it('Return All without next_page in the answers reads the total and fetches every page', async () => {
@@ -233,13 +262,23 @@ describe('list answers out of shape, through the engine', () => {
 
 	// A REST service whose pages hold 30 whatever is asked, and that says nothing about it: every
 	// list (Get Many, the Asset picker) must read each record once, at the size it serves.
-	const silentCap = (total: number, make: (from: number, count: number) => IDataObject[]) => (request: RecordedRequest, response: ServerResponse) => {
-		const page = pageOf(request);
-		const asked = Number(new URL(request.url, 'http://x').searchParams.get('limit'));
-		const from = (page - 1) * 30;
-		const count = Math.max(0, Math.min(30, total - from));
-		sendJson(response, 200, { data: make(from + 1, count), pagination: { total, page, limit: asked, next_page: from + count < total ? page + 1 : null } });
-	};
+	const silentCap =
+		(total: number, make: (from: number, count: number) => IDataObject[]) =>
+		(request: RecordedRequest, response: ServerResponse) => {
+			const page = pageOf(request);
+			const asked = Number(new URL(request.url, 'http://x').searchParams.get('limit'));
+			const from = (page - 1) * 30;
+			const count = Math.max(0, Math.min(30, total - from));
+			sendJson(response, 200, {
+				data: make(from + 1, count),
+				pagination: {
+					total,
+					page,
+					limit: asked,
+					next_page: from + count < total ? page + 1 : null,
+				},
+			});
+		};
 
 	it('a REST service that serves 30 a page whatever is asked: Get Many reads every record once', async () => {
 		const api = await serve(silentCap(95, videos));
@@ -249,7 +288,12 @@ describe('list answers out of shape, through the engine', () => {
 	});
 
 	it('the same service: the Asset picker pages at 30 and lists every asset once', async () => {
-		const assets = (from: number, count: number) => Array.from({ length: count }, (_, index) => ({ id: `ast_${from + index}`, name: `Asset ${from + index}`, type: 'image' }));
+		const assets = (from: number, count: number) =>
+			Array.from({ length: count }, (_, index) => ({
+				id: `ast_${from + index}`,
+				name: `Asset ${from + index}`,
+				type: 'image',
+			}));
 		const api = await serve(silentCap(95, assets));
 		const credentials = { apiKey: 'vpk_test_pagination_1234', baseUrl: `${api.url}/v1` };
 		const seen: string[] = [];
@@ -266,21 +310,36 @@ describe('list answers out of shape, through the engine', () => {
 	});
 
 	it('without next_page on a list that fits one page, asks for no second page', async () => {
-		const api = await serve((_request, response) => sendJson(response, 200, { data: videos(1, 30), pagination: { total: 30, page: 1, limit: 100 } }));
+		const api = await serve((_request, response) =>
+			sendJson(response, 200, {
+				data: videos(1, 30),
+				pagination: { total: 30, page: 1, limit: 100 },
+			}),
+		);
 		const { items, error } = await run(api, listVideos);
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(30);
 		expect(api.requests).toHaveLength(1);
 	});
 
-	it.each([['2'], [2.5], [true], [{ page: 2 }]])('refuses a next_page of %j, naming it', async (nextPage) => {
-		const api = await serve((_request, response) =>
-			sendJson(response, 200, { data: videos(1, 100), pagination: { total: 150, page: 1, limit: 100, next_page: nextPage } }),
-		);
-		const { error } = await run(api, listVideos);
-		expect(error?.message).toBe("The service's answer to list videos was not what the API describes [item 0]");
-		expect(error?.description).toMatch(/^pagination\.next_page must be a page number or null, got /);
-	});
+	it.each([['2'], [2.5], [true], [{ page: 2 }]])(
+		'refuses a next_page of %j, naming it',
+		async (nextPage) => {
+			const api = await serve((_request, response) =>
+				sendJson(response, 200, {
+					data: videos(1, 100),
+					pagination: { total: 150, page: 1, limit: 100, next_page: nextPage },
+				}),
+			);
+			const { error } = await run(api, listVideos);
+			expect(error?.message).toBe(
+				"The service's answer to list videos was not what the API describes [item 0]",
+			);
+			expect(error?.description).toMatch(
+				/^pagination\.next_page must be a page number or null, got /,
+			);
+		},
+	);
 
 	it.each([
 		[null, 'null'],
@@ -289,25 +348,47 @@ describe('list answers out of shape, through the engine', () => {
 		[[{ id: 'vid_2' }], 'an array'],
 	])('refuses a list entry that is %j, naming data[i]', async (entry, kind) => {
 		const api = await serve((_request, response) =>
-			sendJson(response, 200, { data: [{ id: 'vid_1' }, entry, { id: 'vid_3' }], pagination: { total: 3, page: 1, limit: 100, next_page: null } }),
+			sendJson(response, 200, {
+				data: [{ id: 'vid_1' }, entry, { id: 'vid_3' }],
+				pagination: { total: 3, page: 1, limit: 100, next_page: null },
+			}),
 		);
 		const { error } = await run(api, listVideos);
-		expect(error?.message).toBe("The service's answer to list videos was not what the API describes [item 0]");
+		expect(error?.message).toBe(
+			"The service's answer to list videos was not what the API describes [item 0]",
+		);
 		expect(error?.description).toBe(`data[1] is ${kind}, not an object`);
 	});
 
 	it('refuses a query-style list entry that is not an object, naming its path', async () => {
 		const api = await serve((_request, response) =>
-			sendJson(response, 200, { data: { viewer: { users: { items: [{ id: 'u1' }, { id: 'u2' }, null], total: 3, page: 1, limit: 100, pages: 1 } } } }),
+			sendJson(response, 200, {
+				data: {
+					viewer: {
+						users: {
+							items: [{ id: 'u1' }, { id: 'u2' }, null],
+							total: 3,
+							page: 1,
+							limit: 100,
+							pages: 1,
+						},
+					},
+				},
+			}),
 		);
 		const { error } = await run(api, { resource: 'user', operation: 'getAll', returnAll: true });
-		expect(error?.message).toMatch(/^The service's answer to list users was not what the API describes/);
+		expect(error?.message).toMatch(
+			/^The service's answer to list users was not what the API describes/,
+		);
 		expect(error?.description).toBe('viewer.users.items[2] is null, not an object');
 	});
 
 	it('does not shrink the page size on a rate-limit error: the error shows at once', async () => {
 		const api = await serve((_request, response) =>
-			sendJson(response, 200, { errors: [{ message: 'Rate limit exceeded: at most 10 queries per minute' }], data: null }),
+			sendJson(response, 200, {
+				errors: [{ message: 'Rate limit exceeded: at most 10 queries per minute' }],
+				data: null,
+			}),
 		);
 		const { error } = await run(api, { resource: 'user', operation: 'getAll', returnAll: true });
 		expect(error?.message).toMatch(/^The service returned an error for list users/);

@@ -9,10 +9,21 @@ import { sendJson, startTestServer, type TestServer } from '../../../harness/htt
 
 const KEY = 'vpk_echo_canary_77c1d2e3f4a5';
 
-const getAsset = { resource: 'asset', operation: 'get', assetId: { __rl: true, mode: 'id', value: 'ast_1' } };
+const getAsset = {
+	resource: 'asset',
+	operation: 'get',
+	assetId: { __rl: true, mode: 'id', value: 'ast_1' },
+};
 
-async function run(server: TestServer, parameters: IDataObject = getAsset, extra: IDataObject = {}) {
-	return await runNode({ parameters, credentials: { apiKey: KEY, baseUrl: `${server.url}/v1`, ...extra } });
+async function run(
+	server: TestServer,
+	parameters: IDataObject = getAsset,
+	extra: IDataObject = {},
+) {
+	return await runNode({
+		parameters,
+		credentials: { apiKey: KEY, baseUrl: `${server.url}/v1`, ...extra },
+	});
 }
 
 describe('transport against other servers', () => {
@@ -32,16 +43,23 @@ describe('transport against other servers', () => {
 		});
 		const { error } = await run(api);
 		expect(elsewhere.requests).toHaveLength(0);
-		expect(error?.message).toBe(`The service answered "get the asset with Asset ID "ast_1"" with a redirect (302) to ${elsewhere.url} [item 0]`);
+		expect(error?.message).toBe(
+			`The service answered "get the asset with Asset ID "ast_1"" with a redirect (302) to ${elsewhere.url} [item 0]`,
+		);
 		expect(error?.description).toMatch(/never sent on to another address/);
 	});
 
 	it('keeps a key the server echoes back out of the error', async () => {
 		const api = await serve((request, response) =>
-			sendJson(response, 422, { errors: [{ detail: `bad header ${String(request.headers.authorization)}` }], message: `got ${String(request.headers.authorization)}` }),
+			sendJson(response, 422, {
+				errors: [{ detail: `bad header ${String(request.headers.authorization)}` }],
+				message: `got ${String(request.headers.authorization)}`,
+			}),
 		);
 		const { error, run: execution } = await run(api);
-		expect(error?.message).toBe('The service rejected the request to get the asset with Asset ID "ast_1" (422) [item 0]');
+		expect(error?.message).toBe(
+			'The service rejected the request to get the asset with Asset ID "ast_1" (422) [item 0]',
+		);
 		expect(error?.description).toContain('The service said: "got Bearer ***"');
 		expect(allText(error)).not.toContain(KEY);
 		expect(allText(execution)).not.toContain(KEY);
@@ -49,18 +67,33 @@ describe('transport against other servers', () => {
 	});
 
 	it.each([
-		[409, { message: 'asset is locked' }, /refused to get the asset .* because of a conflict \(409\)/, /asset is locked/],
-		[415, 'Unsupported Media Type', /does not accept this file format \(415\)/, /Accepted: images JPG/],
+		[
+			409,
+			{ message: 'asset is locked' },
+			/refused to get the asset .* because of a conflict \(409\)/,
+			/asset is locked/,
+		],
+		[
+			415,
+			'Unsupported Media Type',
+			/does not accept this file format \(415\)/,
+			/Accepted: images JPG/,
+		],
 		[413, { error: 'too big' }, /too large for the service \(413\)/, /images up to 10 MB/],
 		[405, { error: { message: 'nope' } }, /does not allow this call/, /Check the Base URL/],
-	])('maps a %i in whatever format to a clear message', async (status, body, message, description) => {
-		const api = await serve((_request, response) =>
-			typeof body === 'string' ? (response.writeHead(status, { 'Content-Type': 'text/plain' }), response.end(body)) : sendJson(response, status, body),
-		);
-		const { error } = await run(api);
-		expect(error?.message).toMatch(message);
-		expect(error?.description).toMatch(description);
-	});
+	])(
+		'maps a %i in whatever format to a clear message',
+		async (status, body, message, description) => {
+			const api = await serve((_request, response) =>
+				typeof body === 'string'
+					? (response.writeHead(status, { 'Content-Type': 'text/plain' }), response.end(body))
+					: sendJson(response, status, body),
+			);
+			const { error } = await run(api);
+			expect(error?.message).toMatch(message);
+			expect(error?.description).toMatch(description);
+		},
+	);
 
 	it('says so when a success answer is not JSON', async () => {
 		const api = await serve((_request, response) => {
@@ -68,7 +101,9 @@ describe('transport against other servers', () => {
 			response.end('<html><body>Welcome to nginx!</body></html>');
 		});
 		const { error } = await run(api);
-		expect(error?.message).toBe(`The service's answer to get the asset with Asset ID "ast_1" was not what the API describes [item 0]`);
+		expect(error?.message).toBe(
+			`The service's answer to get the asset with Asset ID "ast_1" was not what the API describes [item 0]`,
+		);
 		expect(error?.description).toBe('Expected JSON, got an HTML page (status 200)');
 	});
 
@@ -90,7 +125,9 @@ describe('transport against other servers', () => {
 		);
 		expect(error).toBeUndefined();
 		expect(items[0].json).toEqual({ id: 'org_1', name: 'Org' });
-		expect(graphql.requests.map((request) => [request.method, request.url])).toEqual([['POST', '/query']]);
+		expect(graphql.requests.map((request) => [request.method, request.url])).toEqual([
+			['POST', '/query'],
+		]);
 		expect(graphql.requests[0].headers.authorization).toBe(`Bearer ${KEY}`);
 		const body = JSON.parse(graphql.requests[0].body) as IDataObject;
 		expect(body.variables).toMatchObject({ criteria: { id: 'org_1' } });
@@ -101,9 +138,20 @@ describe('transport against other servers', () => {
 
 	it('reads a GraphQL error list sent with HTTP 400', async () => {
 		const graphql = await serve((_request, response) =>
-			sendJson(response, 400, { errors: [{ message: 'Cannot query field "team" on type "User".', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] }),
+			sendJson(response, 400, {
+				errors: [
+					{
+						message: 'Cannot query field "team" on type "User".',
+						extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+					},
+				],
+			}),
 		);
-		const { error } = await run(graphql, { resource: 'user', operation: 'get', findBy: 'id', idValue: 'u1' }, { graphqlEndpoint: `${graphql.url}/graphql` });
+		const { error } = await run(
+			graphql,
+			{ resource: 'user', operation: 'get', findBy: 'id', idValue: 'u1' },
+			{ graphqlEndpoint: `${graphql.url}/graphql` },
+		);
 		expect(error?.message).toBe('The service does not know the field "team" of User [item 0]');
 		expect(error?.description).toMatch(/Deselect it under Options > Fields/);
 	});

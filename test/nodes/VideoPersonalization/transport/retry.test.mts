@@ -9,7 +9,12 @@ import {
 	retryDelayMs,
 } from '../../../../nodes/VideoPersonalization/transport/retry.ts';
 
-const status = (code: number): Failure => ({ kind: 'http', status: code, headers: {}, body: undefined });
+const status = (code: number): Failure => ({
+	kind: 'http',
+	status: code,
+	headers: {},
+	body: undefined,
+});
 const network = (code: string): Failure => ({ kind: 'network', code, detail: code });
 
 describe('isRetryable', () => {
@@ -37,7 +42,12 @@ describe('isRetryable', () => {
 		['415', status(415), false, false],
 		['422', status(422), false, false],
 		['302', status(302), false, false],
-		['a GraphQL error', { kind: 'graphql', errors: [{ message: 'x', code: 'INTERNAL_SERVER_ERROR' }] } as Failure, false, false],
+		[
+			'a GraphQL error',
+			{ kind: 'graphql', errors: [{ message: 'x', code: 'INTERNAL_SERVER_ERROR' }] } as Failure,
+			false,
+			false,
+		],
 		['a wrong shape', { kind: 'shape', detail: 'x' } as Failure, false, false],
 	])('%s: idempotent %p, creating %p', (_name, failure, idempotent, creating) => {
 		expect(isRetryable(failure, true)).toBe(idempotent);
@@ -71,16 +81,37 @@ describe('parseRetryAfter', () => {
 		expect(parseRetryAfter(value, now)).toBe(ms);
 	});
 
-	it.each([undefined, '', '   ', 'garbage', 'soon', 'later please', '-5', '-1', 'a 2', 'in 30', 'retry in 30 seconds', '1e3', '12abc', '0x10', 'NaN', 'Infinity', '1,5', '5 s'])(
-		'%j is not readable',
-		(value) => {
-			expect(parseRetryAfter(value, now)).toBeUndefined();
-		},
-	);
+	it.each([
+		undefined,
+		'',
+		'   ',
+		'garbage',
+		'soon',
+		'later please',
+		'-5',
+		'-1',
+		'a 2',
+		'in 30',
+		'retry in 30 seconds',
+		'1e3',
+		'12abc',
+		'0x10',
+		'NaN',
+		'Infinity',
+		'1,5',
+		'5 s',
+	])('%j is not readable', (value) => {
+		expect(parseRetryAfter(value, now)).toBeUndefined();
+	});
 });
 
 describe('retryDelayMs', () => {
-	const policy: RetryPolicy = { maxAttempts: 5, baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 10_000 };
+	const policy: RetryPolicy = {
+		maxAttempts: 5,
+		baseDelayMs: 100,
+		maxDelayMs: 1_000,
+		maxRetryAfterMs: 10_000,
+	};
 	const now = Date.UTC(2024, 0, 1, 12, 0, 0);
 	const never = (): number => {
 		throw new Error('random() must not be used when the server says how long to wait');
@@ -97,15 +128,19 @@ describe('retryDelayMs', () => {
 			['Mon, 01 Jan 2024 12:00:10 GMT', 10_000],
 			['Mon, 01 Jan 2024 11:00:00 GMT', 0],
 		])('honours %j exactly: %i ms', (header, ms) => {
-			for (const retry of [1, 2, 4]) expect(retryDelayMs(retry, header, policy, now, never)).toBe(ms);
+			for (const retry of [1, 2, 4])
+				expect(retryDelayMs(retry, header, policy, now, never)).toBe(ms);
 		});
 
-		it.each(['10.001', '11', '3600', 'Mon, 01 Jan 2024 12:00:11 GMT', 'Tue, 02 Jan 2024 12:00:00 GMT'])(
-			'gives up when %j is longer than maxRetryAfterMs',
-			(header) => {
-				expect(retryDelayMs(1, header, policy, now, never)).toBeUndefined();
-			},
-		);
+		it.each([
+			'10.001',
+			'11',
+			'3600',
+			'Mon, 01 Jan 2024 12:00:11 GMT',
+			'Tue, 02 Jan 2024 12:00:00 GMT',
+		])('gives up when %j is longer than maxRetryAfterMs', (header) => {
+			expect(retryDelayMs(1, header, policy, now, never)).toBeUndefined();
+		});
 
 		it('falls back to backoff when the header is unreadable', () => {
 			for (const header of ['garbage', 'a 2', '-5']) {
@@ -130,28 +165,41 @@ describe('retryDelayMs', () => {
 		});
 
 		it('one attempt in all means no retry', () => {
-			expect(retryDelayMs(1, undefined, { ...policy, maxAttempts: 1 }, now, () => 0.5)).toBeUndefined();
+			expect(
+				retryDelayMs(1, undefined, { ...policy, maxAttempts: 1 }, now, () => 0.5),
+			).toBeUndefined();
 		});
 	});
 
 	describe('exponential backoff with jitter', () => {
-		const low = (retry: number, p: RetryPolicy = policy): number => retryDelayMs(retry, undefined, p, now, () => 0) as number;
-		const high = (retry: number, p: RetryPolicy = policy): number => retryDelayMs(retry, undefined, p, now, () => 0.999) as number;
+		const low = (retry: number, p: RetryPolicy = policy): number =>
+			retryDelayMs(retry, undefined, p, now, () => 0) as number;
+		const high = (retry: number, p: RetryPolicy = policy): number =>
+			retryDelayMs(retry, undefined, p, now, () => 0.999) as number;
 		/** The ceiling exponential backoff grows towards: base, 2 base, 4 base, ... capped at maxDelayMs. */
-		const ceiling = (retry: number, p: RetryPolicy = policy): number => Math.min(p.maxDelayMs, p.baseDelayMs * 2 ** (retry - 1));
+		const ceiling = (retry: number, p: RetryPolicy = policy): number =>
+			Math.min(p.maxDelayMs, p.baseDelayMs * 2 ** (retry - 1));
 
-		it.each([1, 2, 3, 4])('retry %i waits more than nothing and at most the ceiling, and the jitter spreads it', (retry) => {
-			expect(low(retry)).toBeGreaterThan(0);
-			expect(high(retry)).toBeLessThanOrEqual(ceiling(retry));
-			expect(high(retry)).toBeGreaterThanOrEqual(ceiling(retry) * 0.99);
-			expect(low(retry)).toBeLessThan(high(retry));
-			const middle = retryDelayMs(retry, undefined, policy, now, () => 0.5) as number;
-			expect(middle).toBeGreaterThanOrEqual(low(retry));
-			expect(middle).toBeLessThanOrEqual(high(retry));
-		});
+		it.each([1, 2, 3, 4])(
+			'retry %i waits more than nothing and at most the ceiling, and the jitter spreads it',
+			(retry) => {
+				expect(low(retry)).toBeGreaterThan(0);
+				expect(high(retry)).toBeLessThanOrEqual(ceiling(retry));
+				expect(high(retry)).toBeGreaterThanOrEqual(ceiling(retry) * 0.99);
+				expect(low(retry)).toBeLessThan(high(retry));
+				const middle = retryDelayMs(retry, undefined, policy, now, () => 0.5) as number;
+				expect(middle).toBeGreaterThanOrEqual(low(retry));
+				expect(middle).toBeLessThanOrEqual(high(retry));
+			},
+		);
 
 		it('doubles from one retry to the next until maxDelayMs', () => {
-			const wide: RetryPolicy = { maxAttempts: 30, baseDelayMs: 100, maxDelayMs: 5_000, maxRetryAfterMs: 10_000 };
+			const wide: RetryPolicy = {
+				maxAttempts: 30,
+				baseDelayMs: 100,
+				maxDelayMs: 5_000,
+				maxRetryAfterMs: 10_000,
+			};
 			// 100, 200, 400, 800, 1600, 3200 and then capped at 5000.
 			for (let retry = 1; retry < 6; retry++) {
 				expect(high(retry + 1, wide)).toBeCloseTo(2 * high(retry, wide), -1);
@@ -175,10 +223,20 @@ describe('retryDelayMs', () => {
 
 		it('the default policy retries, with delays within its own bounds', () => {
 			for (let retry = 1; retry < DEFAULT_RETRY_POLICY.maxAttempts; retry++) {
-				expect(high(retry, DEFAULT_RETRY_POLICY)).toBeLessThanOrEqual(DEFAULT_RETRY_POLICY.maxDelayMs);
+				expect(high(retry, DEFAULT_RETRY_POLICY)).toBeLessThanOrEqual(
+					DEFAULT_RETRY_POLICY.maxDelayMs,
+				);
 				expect(low(retry, DEFAULT_RETRY_POLICY)).toBeGreaterThan(0);
 			}
-			expect(retryDelayMs(DEFAULT_RETRY_POLICY.maxAttempts, undefined, DEFAULT_RETRY_POLICY, now, () => 0)).toBeUndefined();
+			expect(
+				retryDelayMs(
+					DEFAULT_RETRY_POLICY.maxAttempts,
+					undefined,
+					DEFAULT_RETRY_POLICY,
+					now,
+					() => 0,
+				),
+			).toBeUndefined();
 		});
 	});
 });

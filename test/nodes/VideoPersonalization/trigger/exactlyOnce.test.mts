@@ -9,19 +9,27 @@ import { runMany, runSchedule, type Scheduler } from './schedule.mts';
 const RUNS = Number(process.env.MODEL_RUNS ?? 1500);
 const REPLAY = process.env.MODEL_SEED === undefined ? undefined : Number(process.env.MODEL_SEED);
 
-describe.each(['legacy', 'durable'] as Scheduler[])('exactly once under the %s scheduler', (scheduler) => {
-	if (REPLAY !== undefined) {
-		it(`replays seed ${REPLAY}`, async () => {
-			const result = await runSchedule(REPLAY, scheduler);
-			process.stdout.write(`${result.summary}\n`);
-			expect(result.verdict).toEqual({ repeated: [], missed: [], unexpected: [] });
-		});
-		return;
-	}
-	it(`holds for ${RUNS} random schedules`, async () => {
-		const first = scheduler === 'legacy' ? 1 : 1_000_001;
-		const failures = await runMany(first, RUNS, scheduler);
-		const report = failures.slice(0, 5).map((failure) => `seed ${failure.seed}: ${JSON.stringify(failure.verdict)}\n  ${failure.summary}`);
-		expect({ failures: failures.length, report }).toEqual({ failures: 0, report: [] });
-	}, 600_000);
-});
+describe.each(['legacy', 'durable'] as Scheduler[])(
+	'exactly once under the %s scheduler',
+	(scheduler) => {
+		if (REPLAY !== undefined) {
+			it(`replays seed ${REPLAY}`, async () => {
+				const result = await runSchedule(REPLAY, scheduler);
+				process.stdout.write(`${result.summary}\n`);
+				expect(result.verdict).toEqual({ repeated: [], missed: [], unexpected: [] });
+			});
+			return;
+		}
+		it(`holds for ${RUNS} random schedules`, async () => {
+			const first = scheduler === 'legacy' ? 1 : 1_000_001;
+			const failures = await runMany(first, RUNS, scheduler);
+			const report = failures
+				.slice(0, 5)
+				.map(
+					(failure) =>
+						`seed ${failure.seed}: ${JSON.stringify(failure.verdict)}\n  ${failure.summary}`,
+				);
+			expect({ failures: failures.length, report }).toEqual({ failures: 0, report: [] });
+		}, 600_000);
+	},
+);

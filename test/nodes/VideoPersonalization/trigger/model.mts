@@ -57,7 +57,9 @@ export class ModelService implements PageSource {
 	}
 
 	private sorted(status?: string): ModelVideo[] {
-		const visible = this.videos.filter((video) => video.deletedAt === undefined && (!status || video.status === status));
+		const visible = this.videos.filter(
+			(video) => video.deletedAt === undefined && (!status || video.status === status),
+		);
 		visible.sort((left, right) => left.createdAt - right.createdAt || left.seq - right.seq);
 		return this.order === 'newest-first' ? visible.reverse() : visible;
 	}
@@ -79,9 +81,17 @@ export class ModelService implements PageSource {
 		if (TRACE) {
 			const hit = items.find((item) => item.id === TRACE);
 			const video = this.videos.find((candidate) => candidate.id === TRACE);
-			process.stdout.write(`  read ${status ?? 'all'} p${page}/${size} total ${all.length} at ${this.now}${hit ? ` HAS ${TRACE} ${String(hit.status)}` : ''} (${TRACE} now ${video?.status ?? '-'} created ${video?.createdAt ?? '-'})\n`);
+			process.stdout.write(
+				`  read ${status ?? 'all'} p${page}/${size} total ${all.length} at ${this.now}${hit ? ` HAS ${TRACE} ${String(hit.status)}` : ''} (${TRACE} now ${video?.status ?? '-'} created ${video?.createdAt ?? '-'})\n`,
+			);
 		}
-		const answer: RestPage = { items, total: all.length, page, limit: size, nextPage: page * size < all.length ? page + 1 : null };
+		const answer: RestPage = {
+			items,
+			total: all.length,
+			page,
+			limit: size,
+			nextPage: page * size < all.length ? page + 1 : null,
+		};
 		// Answers may arrive in another order than they were read in.
 		for (let tick = this.rng.int(0, 3); tick > 0; tick--) await Promise.resolve();
 		return answer;
@@ -102,7 +112,8 @@ export class ModelService implements PageSource {
 				status,
 				episodes: [{ number: 1 }],
 			};
-			if (isFinal(status)) Object.assign(video.episodes[0], { final: status, finishedAt: this.now });
+			if (isFinal(status))
+				Object.assign(video.episodes[0], { final: status, finishedAt: this.now });
 			this.videos.push(video);
 			made.push(video);
 		}
@@ -162,9 +173,18 @@ export interface Verdict {
  * once, and so is a first render followed by another: a video that finishes and starts again
  * between two polls looks to any client as if it never stopped. Deleted videos may go either way.
  */
-export function judge(model: ModelService, emitted: Emitted[], activatedFrom: number, activatedAt: number): Verdict {
+export function judge(
+	model: ModelService,
+	emitted: Emitted[],
+	activatedFrom: number,
+	activatedAt: number,
+): Verdict {
 	const count = new Map<string, number>();
-	for (const event of emitted) count.set(`${event.id}#${event.episode}:${event.status}`, (count.get(`${event.id}#${event.episode}:${event.status}`) ?? 0) + 1);
+	for (const event of emitted)
+		count.set(
+			`${event.id}#${event.episode}:${event.status}`,
+			(count.get(`${event.id}#${event.episode}:${event.status}`) ?? 0) + 1,
+		);
 	const verdict: Verdict = { repeated: [], missed: [], unexpected: [] };
 	const known = new Set<string>();
 	for (const video of model.videos) {
@@ -174,11 +194,16 @@ export function judge(model: ModelService, emitted: Emitted[], activatedFrom: nu
 			known.add(key);
 			const times = count.get(key) ?? 0;
 			if (times > 1) verdict.repeated.push(key);
-			if (episode.finishedAt < activatedFrom && times > 0) verdict.unexpected.push(`${key} (finished before activation)`);
-			const mandatory = video.episodes.length === 1 && episode.finishedAt > activatedAt && video.deletedAt === undefined;
+			if (episode.finishedAt < activatedFrom && times > 0)
+				verdict.unexpected.push(`${key} (finished before activation)`);
+			const mandatory =
+				video.episodes.length === 1 &&
+				episode.finishedAt > activatedAt &&
+				video.deletedAt === undefined;
 			if (mandatory && times === 0) verdict.missed.push(key);
 		}
 	}
-	for (const key of count.keys()) if (!known.has(key)) verdict.unexpected.push(`${key} (no such render)`);
+	for (const key of count.keys())
+		if (!known.has(key)) verdict.unexpected.push(`${key} (no such render)`);
 	return verdict;
 }

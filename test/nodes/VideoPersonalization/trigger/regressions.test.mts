@@ -49,7 +49,11 @@ class Trigger {
 }
 
 /** Runs `change` before each of the next `times` list requests of the video list. */
-function duringListReads(sandbox: Sandbox, times: number, change: (request: number) => void | Promise<void>): void {
+function duringListReads(
+	sandbox: Sandbox,
+	times: number,
+	change: (request: number) => void | Promise<void>,
+): void {
 	let seen = 0;
 	sandbox.beforeRequest(async ({ path }) => {
 		if (path !== '/v1/videos' || seen >= times) return;
@@ -70,25 +74,38 @@ describe('trigger regressions (issue 11): exactly once where 0.1.0 was not', () 
 		const trigger = new Trigger(sandbox);
 		await trigger.poll();
 		const start = sandbox.clock.now();
-		const batch = sandbox.store.addVideos(280, { createdAt: { from: start + SECOND, to: start + 40 * SECOND }, finishAt: start + 50 * SECOND });
+		const batch = sandbox.store.addVideos(280, {
+			createdAt: { from: start + SECOND, to: start + 40 * SECOND },
+			finishAt: start + 50 * SECOND,
+		});
 		sandbox.clock.advance(MINUTE);
 		const during: string[] = [];
 		duringListReads(sandbox, 40, () => {
 			sandbox.clock.advance(SECOND);
-			during.push(...sandbox.store.addVideos(1, { finishAt: sandbox.clock.now() + 1 }).map((video) => video.id));
+			during.push(
+				...sandbox.store
+					.addVideos(1, { finishAt: sandbox.clock.now() + 1 })
+					.map((video) => video.id),
+			);
 		});
 		await trigger.poll();
 		sandbox.beforeRequest(undefined);
 		sandbox.clock.advance(5 * MINUTE);
 		await trigger.settle();
-		expect(trigger.verdict([...batch.map((video) => video.id), ...during])).toEqual({ repeated: [], missed: [] });
+		expect(trigger.verdict([...batch.map((video) => video.id), ...during])).toEqual({
+			repeated: [],
+			missed: [],
+		});
 	});
 
 	it('2. two polls of one trigger overlap: the second emits nothing, no event comes out twice', async () => {
 		const trigger = new Trigger(sandbox);
 		await trigger.poll();
 		const start = sandbox.clock.now();
-		const batch = sandbox.store.addVideos(58, { createdAt: start + SECOND, finishAt: start + 30 * SECOND });
+		const batch = sandbox.store.addVideos(58, {
+			createdAt: start + SECOND,
+			finishAt: start + 30 * SECOND,
+		});
 		sandbox.clock.advance(MINUTE);
 		let overlapping: string[] | undefined;
 		duringListReads(sandbox, 1, async () => {
@@ -103,12 +120,15 @@ describe('trigger regressions (issue 11): exactly once where 0.1.0 was not', () 
 		expect(trigger.verdict(batch.map((video) => video.id))).toEqual({ repeated: [], missed: [] });
 	});
 
-	it('3. every video shares one created_at second (a new account\'s first bulk batch): no guess, nothing twice', async () => {
+	it("3. every video shares one created_at second (a new account's first bulk batch): no guess, nothing twice", async () => {
 		const empty = await startSandbox({ quiet: true, dataset: { videos: 0, assets: 4 } });
 		try {
 			empty.setListOrder('oldest-first');
 			const now = empty.clock.now();
-			const batch = empty.store.addVideos(150, { createdAt: now, finishAt: { from: now + MINUTE, to: now + 4 * MINUTE } });
+			const batch = empty.store.addVideos(150, {
+				createdAt: now,
+				finishAt: { from: now + MINUTE, to: now + 4 * MINUTE },
+			});
 			empty.clock.advance(SECOND);
 			const trigger = new Trigger(empty);
 			await trigger.poll();
@@ -120,7 +140,10 @@ describe('trigger regressions (issue 11): exactly once where 0.1.0 was not', () 
 			const later = empty.store.addVideos(1, { finishAt: empty.clock.now() + MINUTE });
 			empty.clock.advance(5 * MINUTE);
 			await trigger.settle();
-			expect(trigger.verdict([...batch, ...later].map((video) => video.id))).toEqual({ repeated: [], missed: [] });
+			expect(trigger.verdict([...batch, ...later].map((video) => video.id))).toEqual({
+				repeated: [],
+				missed: [],
+			});
 		} finally {
 			await empty.close();
 		}
@@ -130,7 +153,11 @@ describe('trigger regressions (issue 11): exactly once where 0.1.0 was not', () 
 		const trigger = new Trigger(sandbox);
 		await trigger.poll();
 		const now = sandbox.clock.now();
-		const batch = sandbox.store.addVideos(150, { createdAt: now + SECOND, finishAt: now + 10 * SECOND, outcome: 'published' });
+		const batch = sandbox.store.addVideos(150, {
+			createdAt: now + SECOND,
+			finishAt: now + 10 * SECOND,
+			outcome: 'published',
+		});
 		sandbox.clock.advance(MINUTE);
 		await trigger.poll();
 		const again = batch[10]; // on the second page of the newest second
@@ -150,7 +177,10 @@ describe('trigger regressions (issue 11): exactly once where 0.1.0 was not', () 
 		sandbox.setListOrder('newest-first');
 		const now = sandbox.clock.now();
 		// In flight for days, deep down the list.
-		const tracked = sandbox.store.addVideos(5, { createdAt: now - 3 * 24 * 60 * MINUTE, finishAt: now + FAR });
+		const tracked = sandbox.store.addVideos(5, {
+			createdAt: now - 3 * 24 * 60 * MINUTE,
+			finishAt: now + FAR,
+		});
 		const trigger = new Trigger(sandbox);
 		await trigger.poll();
 		for (const video of tracked) sandbox.store.setVideoOutcome(video.id, { status: 'published' });
@@ -161,7 +191,10 @@ describe('trigger regressions (issue 11): exactly once where 0.1.0 was not', () 
 		sandbox.beforeRequest(({ path, query }) => {
 			if (path !== '/v1/videos' || query.get('status') || ++reads <= 1 || reads > 5) return;
 			sandbox.clock.advance(SECOND);
-			created += sandbox.store.addVideos(500, { createdAt: sandbox.clock.now(), finishAt: sandbox.clock.now() + FAR }).length;
+			created += sandbox.store.addVideos(500, {
+				createdAt: sandbox.clock.now(),
+				finishAt: sandbox.clock.now() + FAR,
+			}).length;
 		});
 		await trigger.poll();
 		await trigger.poll();
@@ -176,7 +209,10 @@ describe('trigger regressions (issue 11): exactly once where 0.1.0 was not', () 
 		const trigger = new Trigger(sandbox);
 		await trigger.poll();
 		const start = sandbox.clock.now();
-		const batch = sandbox.store.addVideos(600, { createdAt: { from: start + SECOND, to: start + 50 * SECOND }, finishAt: start + 2 * MINUTE });
+		const batch = sandbox.store.addVideos(600, {
+			createdAt: { from: start + SECOND, to: start + 50 * SECOND },
+			finishAt: start + 2 * MINUTE,
+		});
 		sandbox.clock.advance(MINUTE);
 		// Each request takes 40 ms; the poll may read for 60 ms: a page or two per poll.
 		sandbox.beforeRequest(async () => await new Promise((resolve) => setTimeout(resolve, 40)));

@@ -47,16 +47,31 @@ class TriggerUnderTest {
 		this.key = `model-${++processes}`;
 	}
 
-	async poll(model: ModelService, budgetMs: number): Promise<'done' | 'busy' | 'failed' | 'killed'> {
+	async poll(
+		model: ModelService,
+		budgetMs: number,
+	): Promise<'done' | 'busy' | 'failed' | 'killed'> {
 		try {
-			const run = await pollOnce({ key: this.key, staticData: this.staticData, source: model, now: () => model.now, budgetMs, leaseMarginMs: 10 * MINUTE });
+			const run = await pollOnce({
+				key: this.key,
+				staticData: this.staticData,
+				source: model,
+				now: () => model.now,
+				budgetMs,
+				leaseMarginMs: 10 * MINUTE,
+			});
 			if (run.status !== 'done') return 'busy';
 			for (const event of run.outcome.events) {
-				this.emitted.push({ id: String(event.video.id), episode: Number(event.video._episode), status: event.status });
+				this.emitted.push({
+					id: String(event.video.id),
+					episode: Number(event.video._episode),
+					status: event.status,
+				});
 			}
 			const activation = !this.activated && run.outcome.state !== undefined;
 			this.activated ||= activation;
-			if (this.scheduler === 'durable' || activation || run.outcome.events.length > 0) this.saved = JSON.stringify(this.staticData);
+			if (this.scheduler === 'durable' || activation || run.outcome.events.length > 0)
+				this.saved = JSON.stringify(this.staticData);
 			return 'done';
 		} catch (error) {
 			if (error instanceof Killed) return 'killed';
@@ -81,9 +96,14 @@ function accountFor(rng: Rng) {
 /** Applies one random change to the model (called between requests). */
 function change(model: ModelService, rng: Rng): void {
 	const roll = rng.float();
-	const pick = <T,>(list: T[]): T | undefined => (list.length ? list[rng.int(0, list.length - 1)] : undefined);
+	const pick = <T,>(list: T[]): T | undefined =>
+		list.length ? list[rng.int(0, list.length - 1)] : undefined;
 	if (roll < 0.25) model.create(1, { sameSecond: rng.float() < 0.5 });
-	else if (roll < 0.32) model.create(rng.int(2, 120), { sameSecond: true, status: rng.float() < 0.2 ? 'published' : undefined });
+	else if (roll < 0.32)
+		model.create(rng.int(2, 120), {
+			sameSecond: true,
+			status: rng.float() < 0.2 ? 'published' : undefined,
+		});
 	else if (roll < 0.62) {
 		const video = pick(model.inFlight());
 		if (video) model.finish(video, rng.float() < 0.8 ? 'published' : 'failed');
@@ -101,7 +121,11 @@ function change(model: ModelService, rng: Rng): void {
 	}
 }
 
-export async function runSchedule(seed: number, scheduler: Scheduler, order?: Order): Promise<ScheduleResult> {
+export async function runSchedule(
+	seed: number,
+	scheduler: Scheduler,
+	order?: Order,
+): Promise<ScheduleResult> {
 	const rng = new Rng(mixSeed(seed, 0x7419));
 	const account = accountFor(rng);
 	const model = new ModelService(rng, order ?? account.order, account.maxPageSize, START);
@@ -149,7 +173,9 @@ export async function runSchedule(seed: number, scheduler: Scheduler, order?: Or
 		if (process.env.TRACE_VIDEO) {
 			const state = (trigger.staticData.videoTrigger ?? {}) as IDataObject;
 			const id = process.env.TRACE_VIDEO;
-			process.stdout.write(`poll ${polls} ${outcome}: order ${String(state.order)} below ${String(state.below)} total ${String(state.total)} horizon ${String(state.horizon)} tracked ${JSON.stringify((state.tracked as IDataObject | undefined)?.[id])} edge ${JSON.stringify((state.edge as IDataObject | undefined)?.[id])} emitted ${trigger.emitted.filter((event) => event.id === id).length}\n`);
+			process.stdout.write(
+				`poll ${polls} ${outcome}: order ${String(state.order)} below ${String(state.below)} total ${String(state.total)} horizon ${String(state.horizon)} tracked ${JSON.stringify((state.tracked as IDataObject | undefined)?.[id])} edge ${JSON.stringify((state.edge as IDataObject | undefined)?.[id])} emitted ${trigger.emitted.filter((event) => event.id === id).length}\n`,
+			);
 		}
 		model.now = Math.max(model.now, before + MINUTE);
 		if (options.faults && rng.float() < 0.08) {
@@ -178,8 +204,12 @@ export async function runSchedule(seed: number, scheduler: Scheduler, order?: Or
 		last = now;
 	}
 	const verdict = judge(model, trigger.emitted, activatedFrom, activatedAt);
-	if (process.env.TRACE_VIDEO) process.stdout.write(`${JSON.stringify(trigger.emitted.filter((event) => event.id === process.env.TRACE_VIDEO))} ${JSON.stringify(model.videos.find((video) => video.id === process.env.TRACE_VIDEO))} activated ${activatedFrom}..${activatedAt}\n`);
-	if (log.includes('overlapping poll was not refused')) verdict.repeated.push('an overlapping poll ran');
+	if (process.env.TRACE_VIDEO)
+		process.stdout.write(
+			`${JSON.stringify(trigger.emitted.filter((event) => event.id === process.env.TRACE_VIDEO))} ${JSON.stringify(model.videos.find((video) => video.id === process.env.TRACE_VIDEO))} activated ${activatedFrom}..${activatedAt}\n`,
+		);
+	if (log.includes('overlapping poll was not refused'))
+		verdict.repeated.push('an overlapping poll ran');
 	return {
 		seed,
 		verdict,
@@ -191,7 +221,12 @@ export async function runSchedule(seed: number, scheduler: Scheduler, order?: Or
 }
 
 /** Runs `count` seeds from `first`; returns the failures (with their seed, for MODEL_SEED=). */
-export async function runMany(first: number, count: number, scheduler: Scheduler, order?: Order): Promise<ScheduleResult[]> {
+export async function runMany(
+	first: number,
+	count: number,
+	scheduler: Scheduler,
+	order?: Order,
+): Promise<ScheduleResult[]> {
 	const failures: ScheduleResult[] = [];
 	for (let seed = first; seed < first + count; seed++) {
 		const result = await runSchedule(seed, scheduler, order);

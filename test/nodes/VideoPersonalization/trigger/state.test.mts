@@ -1,11 +1,20 @@
 /** The trigger's memory between polls, kept in n8n's static data (saved as JSON). */
 import type { IDataObject } from 'n8n-workflow';
 
-import { readState, type TriggerState, writeState } from '../../../../nodes/VideoPersonalization/trigger/state.ts';
-import { holdsLease, releaseLease, takeLease } from '../../../../nodes/VideoPersonalization/trigger/lease.ts';
+import {
+	readState,
+	type TriggerState,
+	writeState,
+} from '../../../../nodes/VideoPersonalization/trigger/state.ts';
+import {
+	holdsLease,
+	releaseLease,
+	takeLease,
+} from '../../../../nodes/VideoPersonalization/trigger/lease.ts';
 
 /** What n8n gives back on the next poll: the static data after being saved and loaded. */
-const saved = (staticData: IDataObject): IDataObject => JSON.parse(JSON.stringify(staticData)) as IDataObject;
+const saved = (staticData: IDataObject): IDataObject =>
+	JSON.parse(JSON.stringify(staticData)) as IDataObject;
 
 const busy: TriggerState = {
 	version: 2,
@@ -36,7 +45,10 @@ describe('the trigger state', () => {
 				version: 1,
 				order: 'oldest-first',
 				covered: 12,
-				pending: { vid_a: { rank: 3, status: 'processing', createdAt: '2026-11-20T10:00:00Z' }, vid_b: { rank: null, status: 'draft', createdAt: '' } },
+				pending: {
+					vid_a: { rank: 3, status: 'processing', createdAt: '2026-11-20T10:00:00Z' },
+					vid_b: { rank: null, status: 'draft', createdAt: '' },
+				},
 			},
 		};
 		const state = readState(legacy);
@@ -44,7 +56,10 @@ describe('the trigger state', () => {
 			version: 1,
 			order: 'oldest-first',
 			covered: 12,
-			tracked: { vid_a: { status: 'processing', createdAt: Date.parse('2026-11-20T10:00:00Z'), rank: 3 }, vid_b: { status: 'draft', createdAt: Number.NaN } },
+			tracked: {
+				vid_a: { status: 'processing', createdAt: Date.parse('2026-11-20T10:00:00Z'), rank: 3 },
+				vid_b: { status: 'draft', createdAt: Number.NaN },
+			},
 		});
 	});
 
@@ -52,7 +67,10 @@ describe('the trigger state', () => {
 		['nothing yet', {}],
 		['an unknown version', { videoTrigger: { ...busy, version: 3 } }],
 		['a horizon that is not a time', { videoTrigger: { ...busy, horizon: 'yesterday' } }],
-		['a tracked entry without a status', { videoTrigger: { ...busy, tracked: { vid_a: { createdAt: 1 } } } }],
+		[
+			'a tracked entry without a status',
+			{ videoTrigger: { ...busy, tracked: { vid_a: { createdAt: 1 } } } },
+		],
 		['an edge entry that is not a time', { videoTrigger: { ...busy, edge: { vid_a: '1' } } }],
 		['a page size of 0', { videoTrigger: { ...busy, pageSize: 0 } }],
 	])('is undefined (the trigger activates again) for %s', (_case, staticData) => {

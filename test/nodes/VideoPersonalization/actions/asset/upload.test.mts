@@ -13,15 +13,27 @@ function bytes(size: number, seed = 7): Buffer {
 	return buffer;
 }
 
-async function upload(items: INodeExecutionData[], parameters: IDataObject = {}, target: Sandbox = sandbox(), continueOnFail = false) {
+async function upload(
+	items: INodeExecutionData[],
+	parameters: IDataObject = {},
+	target: Sandbox = sandbox(),
+	continueOnFail = false,
+) {
 	target.requests.clear();
 	const result = await runNode({
-		parameters: { resource: 'asset', operation: 'upload', binaryPropertyName: 'data', ...parameters },
+		parameters: {
+			resource: 'asset',
+			operation: 'upload',
+			binaryPropertyName: 'data',
+			...parameters,
+		},
 		credentials: credentialsFor(target),
 		items,
 		continueOnFail,
 	});
-	const posts = target.requests.log.filter((request) => request.method === 'POST' && request.path === '/v1/assets');
+	const posts = target.requests.log.filter(
+		(request) => request.method === 'POST' && request.path === '/v1/assets',
+	);
 	return { ...result, posts };
 }
 
@@ -43,24 +55,41 @@ describe('Asset > Upload', () => {
 		['jingle.mp3', 'audio/mpeg', 'audio'],
 		['jingle.wav', 'audio/wav', 'audio'],
 		['jingle.aac', 'audio/aac', 'audio'],
-	])('uploads %s (%s) as type %s, streamed from the binary store, usable at its URL at once', async (fileName, mimeType, type) => {
-		const content = bytes(4096);
-		const item = await binaryItem(content, fileName, mimeType);
-		expect(item.binary?.data.id).toEqual(expect.any(String)); // filesystem mode: a file, not base64 in memory
-		const { items, error, posts } = await upload([item], { tags: 'launch, spring ,launch' });
-		expect(error).toBeUndefined();
-		expect(posts).toHaveLength(1);
-		const asset = items[0].json;
-		expect(asset).toMatchObject({ name: fileName, type, content_type: mimeType, size: 4096, tags: ['launch', 'spring'] });
-		expect((await download(String(asset.url))).equals(content)).toBe(true);
-		expect(sandbox().requests.log.filter((request) => request.server === 'cdn').every((request) => !request.hadAuthorization)).toBe(true);
-	});
+	])(
+		'uploads %s (%s) as type %s, streamed from the binary store, usable at its URL at once',
+		async (fileName, mimeType, type) => {
+			const content = bytes(4096);
+			const item = await binaryItem(content, fileName, mimeType);
+			expect(item.binary?.data.id).toEqual(expect.any(String)); // filesystem mode: a file, not base64 in memory
+			const { items, error, posts } = await upload([item], { tags: 'launch, spring ,launch' });
+			expect(error).toBeUndefined();
+			expect(posts).toHaveLength(1);
+			const asset = items[0].json;
+			expect(asset).toMatchObject({
+				name: fileName,
+				type,
+				content_type: mimeType,
+				size: 4096,
+				tags: ['launch', 'spring'],
+			});
+			expect((await download(String(asset.url))).equals(content)).toBe(true);
+			expect(
+				sandbox()
+					.requests.log.filter((request) => request.server === 'cdn')
+					.every((request) => !request.hadAuthorization),
+			).toBe(true);
+		},
+	);
 
 	it('infers the type from the file extension when the MIME type is generic, and takes a name', async () => {
 		const item = await binaryItem(bytes(100), 'voice-over.mp3', 'application/octet-stream');
 		const { items, error } = await upload([item], { name: 'Voice over, take 2' });
 		expect(error).toBeUndefined();
-		expect(items[0].json).toMatchObject({ name: 'Voice over, take 2', type: 'audio', content_type: 'audio/mpeg' });
+		expect(items[0].json).toMatchObject({
+			name: 'Voice over, take 2',
+			type: 'audio',
+			content_type: 'audio/mpeg',
+		});
 	});
 
 	it('keeps a file name that is not plain ASCII', async () => {
@@ -71,19 +100,57 @@ describe('Asset > Upload', () => {
 	});
 
 	it.each([
-		['a format the service does not take', 'notes.pdf', 'application/pdf', 'auto', 1000, /Input Binary Field: "notes\.pdf" \(application\/pdf\) is not a format the service accepts/],
-		['a type that does not match the file', 'clip.mp4', 'video/mp4', 'image', 1000, /Type: "clip\.mp4" \(video\/mp4\) is MP4, which is not an image format; image accepts JPG, PNG, SVG, WEBP/],
-		['an image declared as a video', 'photo.jpg', 'image/jpeg', 'video', 1000, /Type: "photo\.jpg" \(image\/jpeg\) is JPG, which is not a video format; video accepts/],
-		['an image over 10 MB', 'big.png', 'image/png', 'auto', 10 * MB + 1, /"big\.png" \(image\/png\) is 10\.0 MB; image files may be at most 10 MB/],
-		['audio over 50 MB', 'long.wav', 'audio/wav', 'auto', 50 * MB + 1, /audio files may be at most 50 MB/],
+		[
+			'a format the service does not take',
+			'notes.pdf',
+			'application/pdf',
+			'auto',
+			1000,
+			/Input Binary Field: "notes\.pdf" \(application\/pdf\) is not a format the service accepts/,
+		],
+		[
+			'a type that does not match the file',
+			'clip.mp4',
+			'video/mp4',
+			'image',
+			1000,
+			/Type: "clip\.mp4" \(video\/mp4\) is MP4, which is not an image format; image accepts JPG, PNG, SVG, WEBP/,
+		],
+		[
+			'an image declared as a video',
+			'photo.jpg',
+			'image/jpeg',
+			'video',
+			1000,
+			/Type: "photo\.jpg" \(image\/jpeg\) is JPG, which is not a video format; video accepts/,
+		],
+		[
+			'an image over 10 MB',
+			'big.png',
+			'image/png',
+			'auto',
+			10 * MB + 1,
+			/"big\.png" \(image\/png\) is 10\.0 MB; image files may be at most 10 MB/,
+		],
+		[
+			'audio over 50 MB',
+			'long.wav',
+			'audio/wav',
+			'auto',
+			50 * MB + 1,
+			/audio files may be at most 50 MB/,
+		],
 		['an empty file', 'empty.png', 'image/png', 'auto', 0, /"empty\.png" \(image\/png\) is empty/],
-	])('refuses %s before sending, naming the rule', async (_case, fileName, mimeType, assetType, size, message) => {
-		const item = await binaryItem(Buffer.alloc(size), fileName, mimeType);
-		const { error, posts } = await upload([item], { assetType });
-		expect(error?.message).toMatch(message);
-		expect(error?.message).toMatch(/\[item 0\]$/);
-		expect(posts).toHaveLength(0);
-	});
+	])(
+		'refuses %s before sending, naming the rule',
+		async (_case, fileName, mimeType, assetType, size, message) => {
+			const item = await binaryItem(Buffer.alloc(size), fileName, mimeType);
+			const { error, posts } = await upload([item], { assetType });
+			expect(error?.message).toMatch(message);
+			expect(error?.message).toMatch(/\[item 0\]$/);
+			expect(posts).toHaveLength(0);
+		},
+	);
 
 	it('accepts an image of exactly 10 MB', async () => {
 		const item = await binaryItem(Buffer.alloc(10 * MB, 1), 'edge.png', 'image/png');
@@ -95,7 +162,9 @@ describe('Asset > Upload', () => {
 	it('names the missing binary field and lists the ones the item has', async () => {
 		const item = await binaryItem(bytes(10), 'a.png', 'image/png', 'picture');
 		const { error } = await upload([item]);
-		expect(error?.message).toMatch(/Input Binary Field: the input item has no binary field "data" \[item 0\]/);
+		expect(error?.message).toMatch(
+			/Input Binary Field: the input item has no binary field "data" \[item 0\]/,
+		);
 		expect(error?.description).toMatch(/Binary fields of this item: picture/);
 		const none = await upload([{ json: {} }]);
 		expect(none.error?.description).toMatch(/has no binary data/);
@@ -125,7 +194,9 @@ describe('Asset > Upload', () => {
 		expect(posts).toHaveLength(2);
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(output[0].json.type).toBe('image');
-		expect(output[1].json.error).toMatch(/"b\.exe" .* is not a format the service accepts .*\[item 1\]/);
+		expect(output[1].json.error).toMatch(
+			/"b\.exe" .* is not a format the service accepts .*\[item 1\]/,
+		);
 		expect(output[2].json.type).toBe('audio');
 	});
 });

@@ -27,17 +27,36 @@ describe('Organisation > Get', () => {
 			created: expect.any(String),
 			updated: expect.any(String),
 		});
-		expect((byId.items[0].json.brands as IDataObject[]).map((brand) => brand.id)).toContain(s.known.primaryBrandId);
-		const byName = await run('get', { findBy: 'name', nameValue: s.known.primaryOrganisationName, options: { fields: ['credits'] } });
-		expect(byName.items[0].json).toEqual({ id: s.known.primaryOrganisationId, credits: byId.items[0].json.credits });
+		expect((byId.items[0].json.brands as IDataObject[]).map((brand) => brand.id)).toContain(
+			s.known.primaryBrandId,
+		);
+		const byName = await run('get', {
+			findBy: 'name',
+			nameValue: s.known.primaryOrganisationName,
+			options: { fields: ['credits'] },
+		});
+		expect(byName.items[0].json).toEqual({
+			id: s.known.primaryOrganisationId,
+			credits: byId.items[0].json.credits,
+		});
 	});
 
 	it('lets an organisation admin read their own organisation only', async () => {
 		const s = sandbox();
-		const own = await run('get', { findBy: 'id', idValue: s.known.primaryOrganisationId }, s.keys.orgAdmin);
+		const own = await run(
+			'get',
+			{ findBy: 'id', idValue: s.known.primaryOrganisationId },
+			s.keys.orgAdmin,
+		);
 		expect(own.error).toBeUndefined();
-		const other = await run('get', { findBy: 'id', idValue: s.known.otherOrganisationId }, s.keys.orgAdmin);
-		expect(other.error?.message).toMatch(/^(The API key may not get|Not found: get) the organisation with Organisation ID "[^"]+" \((403|404)\) \[item 0\]$/);
+		const other = await run(
+			'get',
+			{ findBy: 'id', idValue: s.known.otherOrganisationId },
+			s.keys.orgAdmin,
+		);
+		expect(other.error?.message).toMatch(
+			/^(The API key may not get|Not found: get) the organisation with Organisation ID "[^"]+" \((403|404)\) \[item 0\]$/,
+		);
 	});
 });
 
@@ -46,7 +65,10 @@ describe('Organisation > Get Many', () => {
 		const s = sandbox();
 		const all = await run('getAll', { returnAll: true });
 		expect(all.items).toHaveLength(s.store.organisations.size);
-		const filtered = await run('getAll', { returnAll: true, filter: s.known.primaryOrganisationName.split(' ')[0] });
+		const filtered = await run('getAll', {
+			returnAll: true,
+			filter: s.known.primaryOrganisationName.split(' ')[0],
+		});
 		expect(filtered.items.map((item) => item.json.id)).toContain(s.known.primaryOrganisationId);
 		expect(filtered.items.length).toBeLessThan(all.items.length);
 	});

@@ -9,7 +9,10 @@ function byId(value: string) {
 	return { __rl: true, mode: 'id', value };
 }
 
-async function create(parameters: IDataObject, options: { key?: string; items?: IDataObject[]; continueOnFail?: boolean } = {}) {
+async function create(
+	parameters: IDataObject,
+	options: { key?: string; items?: IDataObject[]; continueOnFail?: boolean } = {},
+) {
 	const s = sandbox();
 	s.requests.clear();
 	const result = await runNode({
@@ -26,7 +29,9 @@ async function create(parameters: IDataObject, options: { key?: string; items?: 
 		items: options.items?.map((json) => ({ json })),
 		continueOnFail: options.continueOnFail,
 	});
-	const posts = s.requests.log.filter((request) => request.method === 'POST' && request.path === '/v1/videos');
+	const posts = s.requests.log.filter(
+		(request) => request.method === 'POST' && request.path === '/v1/videos',
+	);
 	return { ...result, posts };
 }
 
@@ -34,7 +39,11 @@ describe('Video > Create', () => {
 	it('creates a video from key-value customer data and outputs it', async () => {
 		const { items, error, posts } = await create({
 			aspectRatio: '16:9',
-			additionalFields: { aiTone: 'friendly', aiKeyPoints: ['20% off', 'free shipping'], projectId: 'prj_spring' },
+			additionalFields: {
+				aiTone: 'friendly',
+				aiKeyPoints: ['20% off', 'free shipping'],
+				projectId: 'prj_spring',
+			},
 		});
 		expect(error).toBeUndefined();
 		expect(posts).toHaveLength(1);
@@ -42,14 +51,22 @@ describe('Video > Create', () => {
 		const video = sandbox().store.getVideo(String(items[0].json.id));
 		expect(video?.title).toBe('Welcome, Ana!');
 		expect(video?.customerData).toEqual({ first_name: 'Ana' });
-		expect(video?.aiMessaging).toEqual({ tone: 'friendly', key_points: ['20% off', 'free shipping'] });
+		expect(video?.aiMessaging).toEqual({
+			tone: 'friendly',
+			key_points: ['20% off', 'free shipping'],
+		});
 		expect(video?.aspectRatio).toBe('16:9');
 		expect(items[0].json).toMatchObject({ id: video?.id, title: 'Welcome, Ana!', url: null });
 	});
 
 	it('takes customer data as a JSON object, and each item gets its own video', async () => {
 		const { items, error } = await create(
-			{ customerDataMode: 'json', customerDataJson: '={{ JSON.stringify({ first_name: $json.name, plan: { tier: "gold" } }) }}', title: '={{ "Hi " + $json.name }}' },
+			{
+				customerDataMode: 'json',
+				customerDataJson:
+					'={{ JSON.stringify({ first_name: $json.name, plan: { tier: "gold" } }) }}',
+				title: '={{ "Hi " + $json.name }}',
+			},
 			{ items: [{ name: 'Ana' }, { name: 'Ben' }, { name: 'Chloé' }] },
 		);
 		expect(error).toBeUndefined();
@@ -80,26 +97,59 @@ describe('Video > Create', () => {
 	});
 
 	it.each([
-		['invalid JSON', { customerDataMode: 'json', customerDataJson: '{"first_name": "Ana",}' }, /Customer Data \(JSON\): is not valid JSON/],
-		['a JSON array', { customerDataMode: 'json', customerDataJson: '[1, 2]' }, /Customer Data \(JSON\): must be a JSON object/],
-		['an unknown aspect ratio', { aspectRatio: '4:3' }, /Aspect Ratio: must be one of 9:16, 16:9, 1:1, got "4:3"/],
-		['a title that evaluates to nothing', { title: '={{ $json.missing ?? "" }}' }, /Title: is empty/],
-		['a template that evaluates to nothing', { template: { __rl: true, mode: 'id', value: '={{ "" }}' } }, /Template: no template chosen/],
-		['a nameless customer data field', { customerData: { values: [{ key: ' ', value: 'x' }] } }, /Customer Data Fields: field 1 has no name/],
-	])('refuses %s before calling the service, naming the field and the item', async (_case, parameters, message) => {
-		const { error, posts } = await create(parameters);
-		expect(error?.message).toMatch(message);
-		expect(error?.message).toMatch(/\[item 0\]$/);
-		expect(posts).toHaveLength(0);
-	});
+		[
+			'invalid JSON',
+			{ customerDataMode: 'json', customerDataJson: '{"first_name": "Ana",}' },
+			/Customer Data \(JSON\): is not valid JSON/,
+		],
+		[
+			'a JSON array',
+			{ customerDataMode: 'json', customerDataJson: '[1, 2]' },
+			/Customer Data \(JSON\): must be a JSON object/,
+		],
+		[
+			'an unknown aspect ratio',
+			{ aspectRatio: '4:3' },
+			/Aspect Ratio: must be one of 9:16, 16:9, 1:1, got "4:3"/,
+		],
+		[
+			'a title that evaluates to nothing',
+			{ title: '={{ $json.missing ?? "" }}' },
+			/Title: is empty/,
+		],
+		[
+			'a template that evaluates to nothing',
+			{ template: { __rl: true, mode: 'id', value: '={{ "" }}' } },
+			/Template: no template chosen/,
+		],
+		[
+			'a nameless customer data field',
+			{ customerData: { values: [{ key: ' ', value: 'x' }] } },
+			/Customer Data Fields: field 1 has no name/,
+		],
+	])(
+		'refuses %s before calling the service, naming the field and the item',
+		async (_case, parameters, message) => {
+			const { error, posts } = await create(parameters);
+			expect(error?.message).toMatch(message);
+			expect(error?.message).toMatch(/\[item 0\]$/);
+			expect(posts).toHaveLength(0);
+		},
+	);
 
 	it('says which template was not found or not allowed', async () => {
 		const s = sandbox();
 		const missing = await create({ template: byId('tpl_does_not_exist') });
-		expect(missing.error?.message).toMatch(/Not found: create the video "Welcome, Ana!" from Template ID "tpl_does_not_exist" \(404\)/);
-		const byName = await create({ template: { __rl: true, mode: 'name', value: 'No Such Template' } });
+		expect(missing.error?.message).toMatch(
+			/Not found: create the video "Welcome, Ana!" from Template ID "tpl_does_not_exist" \(404\)/,
+		);
+		const byName = await create({
+			template: { __rl: true, mode: 'name', value: 'No Such Template' },
+		});
 		// The service may answer a lookup that matches nothing with null or with a NOT_FOUND error.
-		expect(byName.error?.message).toMatch(/Template name "No Such Template"|no template has the name "No Such Template"/);
+		expect(byName.error?.message).toMatch(
+			/Template name "No Such Template"|no template has the name "No Such Template"/,
+		);
 		expect(byName.posts).toHaveLength(0);
 		const forbidden = await create({ template: byId(s.known.otherBrandTemplateId) });
 		expect(forbidden.error?.message).toMatch(/may not create the video .* \(403\)/);
@@ -108,13 +158,17 @@ describe('Video > Create', () => {
 
 	it('reports missing credits', async () => {
 		const { error } = await create({}, { key: sandbox().keys.noCredits });
-		expect(error?.message).toMatch(/Not enough credits to create the video "Welcome, Ana!" .*\(402\)/);
+		expect(error?.message).toMatch(
+			/Not enough credits to create the video "Welcome, Ana!" .*\(402\)/,
+		);
 	});
 
 	it('retries a 429 (the service did not act on it) and creates the video once', async () => {
 		const s = sandbox();
 		const before = s.store.listVideos().length;
-		s.faults.script([{ kind: '429', retryAfter: 0, times: 2, match: { method: 'POST', path: '/v1/videos' } }]);
+		s.faults.script([
+			{ kind: '429', retryAfter: 0, times: 2, match: { method: 'POST', path: '/v1/videos' } },
+		]);
 		const { items, error, posts } = await create({});
 		expect(error).toBeUndefined();
 		expect(posts.map((post) => post.status)).toEqual([429, 429, 201]);
@@ -122,14 +176,17 @@ describe('Video > Create', () => {
 		expect(s.store.listVideos().length).toBe(before + 1);
 	});
 
-	it.each(['500', '502', '503', 'reset'] as const)('does not resend a create after %s (it may have been processed)', async (kind) => {
-		const s = sandbox();
-		s.faults.script([{ kind, times: 1, match: { method: 'POST', path: '/v1/videos' } }]);
-		const { error, posts } = await create({});
-		expect(posts).toHaveLength(1);
-		expect(error).toBeDefined();
-		s.faults.clear();
-	});
+	it.each(['500', '502', '503', 'reset'] as const)(
+		'does not resend a create after %s (it may have been processed)',
+		async (kind) => {
+			const s = sandbox();
+			s.faults.script([{ kind, times: 1, match: { method: 'POST', path: '/v1/videos' } }]);
+			const { error, posts } = await create({});
+			expect(posts).toHaveLength(1);
+			expect(error).toBeDefined();
+			s.faults.clear();
+		},
+	);
 
 	it.each([
 		['500', {}],
@@ -142,18 +199,26 @@ describe('Video > Create', () => {
 		const { error, posts } = await create({});
 		s.faults.clear();
 		expect(posts).toHaveLength(1);
-		expect(error?.message).toMatch(/^The service failed to create the video "Welcome, Ana!" .*\(50\d\)/);
-		expect(error?.description).toMatch(/try again later\..* may have carried it out: check with Get Many before running it again/);
+		expect(error?.message).toMatch(
+			/^The service failed to create the video "Welcome, Ana!" .*\(50\d\)/,
+		);
+		expect(error?.description).toMatch(
+			/try again later\..* may have carried it out: check with Get Many before running it again/,
+		);
 	});
 
 	it('does not warn of a possible create after 429s (the service did not act on them)', async () => {
 		const s = sandbox();
-		s.faults.script([{ kind: '429', retryAfter: 500, times: 1, match: { method: 'POST', path: '/v1/videos' } }]);
+		s.faults.script([
+			{ kind: '429', retryAfter: 500, times: 1, match: { method: 'POST', path: '/v1/videos' } },
+		]);
 		const { error, posts } = await create({});
 		s.faults.clear();
 		expect(posts).toHaveLength(1);
 		// 500 s is more than the default time budget of 5 minutes: it fails at once, saying so.
-		expect(error?.message).toMatch(/^The service asked to wait 8.3 min before it takes the request to create the video .*\(429\): longer than the time budget of 5 min/);
+		expect(error?.message).toMatch(
+			/^The service asked to wait 8.3 min before it takes the request to create the video .*\(429\): longer than the time budget of 5 min/,
+		);
 		expect(error?.description).toMatch(/set Options > Give Up After \(Minutes\) to 11 or more/);
 		expect(error?.description).not.toMatch(/may have carried it out/);
 	});
@@ -161,18 +226,27 @@ describe('Video > Create', () => {
 	it('warns that a create may have happened when the connection drops after the service processed it', async () => {
 		const s = sandbox();
 		const before = s.store.listVideos().length;
-		s.faults.script([{ kind: 'reset-after-commit', times: 1, match: { method: 'POST', path: '/v1/videos' } }]);
+		s.faults.script([
+			{ kind: 'reset-after-commit', times: 1, match: { method: 'POST', path: '/v1/videos' } },
+		]);
 		const { error, posts } = await create({});
 		expect(posts).toHaveLength(1);
 		expect(s.store.listVideos().length).toBe(before + 1);
-		expect(error?.message).toMatch(/connection to the service dropped while trying to create the video/);
-		expect(error?.description).toMatch(/may have carried it out: check with Get Many before running it again/);
+		expect(error?.message).toMatch(
+			/connection to the service dropped while trying to create the video/,
+		);
+		expect(error?.description).toMatch(
+			/may have carried it out: check with Get Many before running it again/,
+		);
 	});
 
 	it('with Continue On Fail, outputs an error item in place of each failed item and goes on', async () => {
 		const { items, error } = await create(
 			{ customerDataMode: 'json', customerDataJson: '={{ $json.data }}' },
-			{ items: [{ data: '{"a": 1}' }, { data: 'not json' }, { data: '{"b": 2}' }], continueOnFail: true },
+			{
+				items: [{ data: '{"a": 1}' }, { data: 'not json' }, { data: '{"b": 2}' }],
+				continueOnFail: true,
+			},
 		);
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(3);
@@ -189,7 +263,14 @@ describe('Video > Create: the wait options show only where they apply', () => {
 	async function nodeType() {
 		const { nodeTypes } = await engine();
 		const { description } = nodeTypes.getByNameAndVersion(NODE_TYPE, 1);
-		const node: INode = { id: 'n', name: 'Video Personalization', type: NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
+		const node: INode = {
+			id: 'n',
+			name: 'Video Personalization',
+			type: NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		};
 		return { description, node };
 	}
 
@@ -198,20 +279,39 @@ describe('Video > Create: the wait options show only where they apply', () => {
 		const { description, node } = await nodeType();
 		const root = { resource: 'video', operation: 'create', ...parameters };
 		const collection = description.properties.find(
-			(property) => property.name === 'options' && NodeHelpers.displayParameter(root, property, node, description),
+			(property) =>
+				property.name === 'options' &&
+				NodeHelpers.displayParameter(root, property, node, description),
 		);
 		return ((collection?.options ?? []) as INodeProperties[])
-			.filter((option) => NodeHelpers.displayParameterPath({ parameters: root }, option, 'parameters.options', node, description))
+			.filter((option) =>
+				NodeHelpers.displayParameterPath(
+					{ parameters: root },
+					option,
+					'parameters.options',
+					node,
+					description,
+				),
+			)
 			.map((option) => option.name);
 	}
 
 	it('without Wait for Completion, offers only Give Up After and Timeout', async () => {
 		expect(await offered({})).toEqual(['giveUpAfter', 'timeout']);
-		expect(await offered({ waitForCompletion: false, options: { downloadVideo: true, downloadThumbnail: true } })).toEqual(['giveUpAfter', 'timeout']);
+		expect(
+			await offered({
+				waitForCompletion: false,
+				options: { downloadVideo: true, downloadThumbnail: true },
+			}),
+		).toEqual(['giveUpAfter', 'timeout']);
 	});
 
 	it('with Wait for Completion, offers the wait options, and a binary property name only with its download', async () => {
-		expect(await offered({ waitForCompletion: true })).toEqual([...WAIT_OPTIONS, 'giveUpAfter', 'timeout']);
+		expect(await offered({ waitForCompletion: true })).toEqual([
+			...WAIT_OPTIONS,
+			'giveUpAfter',
+			'timeout',
+		]);
 		expect(await offered({ waitForCompletion: true, options: { downloadVideo: true } })).toEqual([
 			'waitTimeout',
 			'pollInterval',
@@ -221,7 +321,12 @@ describe('Video > Create: the wait options show only where they apply', () => {
 			'giveUpAfter',
 			'timeout',
 		]);
-		expect(await offered({ waitForCompletion: true, options: { downloadVideo: true, downloadThumbnail: true } })).toEqual([
+		expect(
+			await offered({
+				waitForCompletion: true,
+				options: { downloadVideo: true, downloadThumbnail: true },
+			}),
+		).toEqual([
 			'waitTimeout',
 			'pollInterval',
 			'downloadVideo',
@@ -234,15 +339,39 @@ describe('Video > Create: the wait options show only where they apply', () => {
 	});
 
 	it('with Wait for Completion as an expression, offers the wait options', async () => {
-		expect(await offered({ waitForCompletion: '={{ $json.wait }}' })).toEqual([...WAIT_OPTIONS, 'giveUpAfter', 'timeout']);
+		expect(await offered({ waitForCompletion: '={{ $json.wait }}' })).toEqual([
+			...WAIT_OPTIONS,
+			'giveUpAfter',
+			'timeout',
+		]);
 	});
 
 	it('n8n drops the hidden options from the parameters it resolves', async () => {
 		const { description, node } = await nodeType();
 		const resolve = (parameters: IDataObject) =>
-			NodeHelpers.getNodeParameters(description.properties, { resource: 'video', operation: 'create', ...parameters }, false, false, node, description);
-		const options = { waitTimeout: 5, downloadVideo: true, videoBinaryProperty: 'mp4', downloadThumbnail: false, thumbnailBinaryProperty: 'jpg', timeout: 30 };
+			NodeHelpers.getNodeParameters(
+				description.properties,
+				{ resource: 'video', operation: 'create', ...parameters },
+				false,
+				false,
+				node,
+				description,
+			);
+		const options = {
+			waitTimeout: 5,
+			downloadVideo: true,
+			videoBinaryProperty: 'mp4',
+			downloadThumbnail: false,
+			thumbnailBinaryProperty: 'jpg',
+			timeout: 30,
+		};
 		expect(resolve({ waitForCompletion: false, options })?.options).toEqual({ timeout: 30 });
-		expect(resolve({ waitForCompletion: true, options })?.options).toEqual({ waitTimeout: 5, downloadVideo: true, videoBinaryProperty: 'mp4', downloadThumbnail: false, timeout: 30 });
+		expect(resolve({ waitForCompletion: true, options })?.options).toEqual({
+			waitTimeout: 5,
+			downloadVideo: true,
+			videoBinaryProperty: 'mp4',
+			downloadThumbnail: false,
+			timeout: 30,
+		});
 	});
 });

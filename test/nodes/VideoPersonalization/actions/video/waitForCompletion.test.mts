@@ -33,8 +33,12 @@ async function createAndWait(count: number, options: IDataObject = {}, continueO
 		items: Array.from({ length: count }, (_, index) => ({ json: { name: `Customer ${index}` } })),
 		continueOnFail,
 	});
-	const listCalls = s.requests.log.filter((request) => request.method === 'GET' && request.path === '/v1/videos');
-	const posts = s.requests.log.filter((request) => request.method === 'POST' && request.path === '/v1/videos');
+	const listCalls = s.requests.log.filter(
+		(request) => request.method === 'GET' && request.path === '/v1/videos',
+	);
+	const posts = s.requests.log.filter(
+		(request) => request.method === 'POST' && request.path === '/v1/videos',
+	);
 	return { ...result, listCalls, posts };
 }
 
@@ -57,10 +61,14 @@ describe('Video > Create with Wait for Completion', () => {
 		const { items, error, listCalls } = await createAndWait(200);
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(200);
-		expect(items.map((item) => item.pairedItem)).toEqual(Array.from({ length: 200 }, (_, item) => ({ item })));
+		expect(items.map((item) => item.pairedItem)).toEqual(
+			Array.from({ length: 200 }, (_, item) => ({ item })),
+		);
 		for (const item of items) {
 			expect(['published', 'failed']).toContain(item.json.status);
-			expect(item.json.title).toBe(`Video for Customer ${(item.pairedItem as { item: number }).item}`);
+			expect(item.json.title).toBe(
+				`Video for Customer ${(item.pairedItem as { item: number }).item}`,
+			);
 		}
 		// Each round reads the newest end of the list until it passes the oldest video waited
 		// for: about 200/100 + 1 pages, and the renders take a few rounds.
@@ -71,7 +79,10 @@ describe('Video > Create with Wait for Completion', () => {
 
 	it('downloads the rendered MP4 and thumbnail without sending the API key to the CDN', async () => {
 		const s = sandbox();
-		const { items, error } = await createAndWait(3, { downloadVideo: true, downloadThumbnail: true });
+		const { items, error } = await createAndWait(3, {
+			downloadVideo: true,
+			downloadThumbnail: true,
+		});
 		expect(error).toBeUndefined();
 		const media = join(process.cwd(), 'sandbox', 'media');
 		for (const item of items) {
@@ -100,7 +111,9 @@ describe('Video > Create with Wait for Completion', () => {
 		s.store.render = { ...s.store.render, minMs: 60_000, maxMs: 60_000 };
 		try {
 			const strict = await createAndWait(1, { waitTimeout: 0.03 });
-			expect(strict.error?.message).toMatch(/Video "vid_[^"]+" was not finished after 0\.03 minutes of waiting \(last status: (draft|processing)\) \[item 0\]/);
+			expect(strict.error?.message).toMatch(
+				/Video "vid_[^"]+" was not finished after 0\.03 minutes of waiting \(last status: (draft|processing)\) \[item 0\]/,
+			);
 			expect(strict.error?.description).toMatch(/raise Wait Timeout/);
 
 			const tolerant = await runNode({
@@ -131,21 +144,31 @@ describe('Video > Create with Wait for Completion', () => {
 	it('names each created video when checking on them fails, and Continue On Fail keeps every item', async () => {
 		const s = sandbox();
 		// Every list scan answers an HTML error page that is not worth retrying.
-		s.faults.script([{ kind: 'html', status: 400, match: { method: 'GET', path: '/v1/videos' }, times: 1000 }]);
+		s.faults.script([
+			{ kind: 'html', status: 400, match: { method: 'GET', path: '/v1/videos' }, times: 1000 },
+		]);
 		try {
 			const strict = await createAndWait(1);
 			expect(strict.posts).toHaveLength(1);
-			expect(strict.error?.message).toMatch(/^Video "vid_[^"]+" was created, but checking whether it finished failed: .+ \[item 0\]$/);
+			expect(strict.error?.message).toMatch(
+				/^Video "vid_[^"]+" was created, but checking whether it finished failed: .+ \[item 0\]$/,
+			);
 			expect(strict.error?.description).toMatch(/do not create it again/);
 
 			const tolerant = await createAndWait(2, {}, true);
 			expect(tolerant.error).toBeUndefined();
 			expect(tolerant.posts).toHaveLength(2);
 			const newest = s.store.listVideos(undefined, {}).slice(0, 2);
-			const created = [0, 1].map((index) => newest.find((video) => video.title === `Video for Customer ${index}`)?.id);
+			const created = [0, 1].map(
+				(index) => newest.find((video) => video.title === `Video for Customer ${index}`)?.id,
+			);
 			expect(tolerant.items.map((item) => item.json.error)).toEqual([
-				expect.stringMatching(new RegExp(`^Video "${String(created[0])}" was created.*\\[item 0\\]$`)),
-				expect.stringMatching(new RegExp(`^Video "${String(created[1])}" was created.*\\[item 1\\]$`)),
+				expect.stringMatching(
+					new RegExp(`^Video "${String(created[0])}" was created.*\\[item 0\\]$`),
+				),
+				expect.stringMatching(
+					new RegExp(`^Video "${String(created[1])}" was created.*\\[item 1\\]$`),
+				),
 			]);
 		} finally {
 			s.faults.clear();
