@@ -134,6 +134,11 @@ export class VideoPersonalizationTrigger implements INodeType {
 			);
 			return null;
 		}
+		if (run.outcome.outOfTime) {
+			this.logger.debug(
+				'Video Personalization Trigger: the poll reached its time limit; the next poll goes on from there',
+			);
+		}
 		for (const id of run.outcome.lost) {
 			this.logger.warn(
 				`Video Personalization Trigger: video "${id}" left the render queue and could not be found again (deleted?)`,
