@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { detectOrder, type ListOrder } from '../helpers/videoList';
 import { type Ledger, placeVideo } from './ledger';
-import { pageCountOf, type PollSession, type ReadPage } from './session';
+import { pageCountOf, type PollSession, rankAt, type ReadPage } from './session';
 import { windowAt, windowEnding } from './windows';
 
 /**
@@ -81,7 +81,7 @@ class Walker {
 	async read(rank: number, direction: Direction): Promise<Window> {
 		const size = this.session.pageSize;
 		const newestFirst = this.order === 'newest-first';
-		const position = Math.max(0, newestFirst ? this.total - 1 - rank : rank);
+		const position = Math.max(0, rankAt(this.order, this.total, rank));
 		const goesUp = (direction === 'newer') === newestFirst; // towards lower positions
 		const { page, size: limit } = goesUp ? windowEnding(position, size) : windowAt(position, size);
 		const read: ReadPage = await this.session.read(page, undefined, limit);
@@ -89,9 +89,7 @@ class Walker {
 		const seen = detectOrder(read.items);
 		if (seen !== 'unknown' && seen !== this.order) throw new OrderChanged(seen, read.total);
 		const start = (page - 1) * read.size;
-		const ranks = read.items.map((_, index) =>
-			newestFirst ? read.total - 1 - (start + index) : start + index,
-		);
+		const ranks = read.items.map((_, index) => rankAt(this.order, read.total, start + index));
 		const videos = [...read.items];
 		if (newestFirst) {
 			videos.reverse();

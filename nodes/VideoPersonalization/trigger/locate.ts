@@ -1,7 +1,7 @@
 import { createdTimes, type ListOrder } from '../helpers/videoList';
 import { mapWithConcurrency } from '../helpers/pool';
 import { type Ledger, placeVideo } from './ledger';
-import { pageCountOf, type PollSession, type ReadPage } from './session';
+import { pageCountOf, type PollSession, rankAt, type ReadPage } from './session';
 
 const CONCURRENCY = 4;
 
@@ -21,13 +21,7 @@ export async function locateSuspects(
 	const remaining = new Set(suspects);
 	const observe = (page: ReadPage, pageNumber: number) => {
 		page.items.forEach((video, index) => {
-			const position = (pageNumber - 1) * page.size + index;
-			const rank =
-				list.order === 'oldest-first'
-					? position
-					: list.order === 'newest-first'
-						? page.total - 1 - position
-						: undefined;
+			const rank = rankAt(list.order, page.total, (pageNumber - 1) * page.size + index);
 			if (ledger.seen(video, rank)) remaining.delete(placeVideo(video).id);
 		});
 	};
@@ -38,7 +32,7 @@ export async function locateSuspects(
 		for (const id of remaining) {
 			const rank = ledger.tracked[id]?.rank;
 			if (rank === undefined) continue;
-			const position = list.order === 'oldest-first' ? rank : list.total - 1 - rank;
+			const position = rankAt(list.order, list.total, rank) ?? -1;
 			if (position >= 0 && position < list.total)
 				guesses.add(Math.floor(position / session.pageSize) + 1);
 		}

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { ListOrder } from '../helpers/videoList';
 import type { RestPage } from '../transport/pagination';
 
 /** Where a poll reads from: the REST video list, optionally filtered by status. */
@@ -72,6 +73,21 @@ export class PollSession {
 
 export const isInFlight = (video: IDataObject): boolean =>
 	video.status === 'draft' || video.status === 'processing';
+
+/**
+ * The rank (index from the oldest end) of the video at `position` in a list of `total` in this
+ * order, or the position of a rank: the mapping is its own inverse. Undefined while the order is not known.
+ */
+export function rankAt(
+	order: Exclude<ListOrder, 'unknown'>,
+	total: number,
+	position: number,
+): number;
+export function rankAt(order: ListOrder, total: number, position: number): number | undefined;
+export function rankAt(order: ListOrder, total: number, position: number): number | undefined {
+	if (order === 'oldest-first') return position;
+	return order === 'newest-first' ? total - 1 - position : undefined;
+}
 
 export function pageCountOf(total: number, size: number): number {
 	return Math.max(1, Math.ceil(total / size));

@@ -43,6 +43,15 @@ class TriggerRun {
 	}
 }
 
+/** The first poll, then two polls a second later with nothing changed: their request counts. */
+async function idleRequests(run: TriggerRun, sandbox: Sandbox): Promise<number[]> {
+	await run.poll();
+	sandbox.clock.advance(1000);
+	await run.poll();
+	await run.poll();
+	return run.requestsPerPoll.slice(1);
+}
+
 function finishedAfter(sandbox: Sandbox, time: number): Map<string, string> {
 	const expected = new Map<string, string>();
 	for (const video of sandbox.store.listVideos()) {
@@ -105,23 +114,15 @@ describe('Video Personalization Trigger', () => {
 
 	it('makes at most 3 requests when nothing changed', async () => {
 		const run = new TriggerRun(sandbox);
-		await run.poll();
-		sandbox.clock.advance(1000);
-		await run.poll();
-		await run.poll();
-		expect(run.requestsPerPoll.slice(1)).toEqual([3, 3]);
+		expect(await idleRequests(run, sandbox)).toEqual([3, 3]);
 	});
 
 	it('stays at 3 requests per idle poll with 100,000 videos, and about k/100 more for k finished', async () => {
 		const large = await startSandbox({ quiet: true, dataset: 'large' });
 		try {
 			const run = new TriggerRun(large);
-			await run.poll();
-			large.clock.advance(1000);
-			await run.poll();
-			await run.poll();
+			expect(await idleRequests(run, large)).toEqual([3, 3]);
 			expect(large.store.listVideos().length).toBeGreaterThanOrEqual(100_000);
-			expect(run.requestsPerPoll.slice(1)).toEqual([3, 3]);
 
 			const now = large.clock.now();
 			const batch = large.store.addVideos(250, {
@@ -155,11 +156,7 @@ describe('Video Personalization Trigger', () => {
 		});
 		sandbox.clock.advance(5000);
 		const run = new TriggerRun(sandbox);
-		await run.poll();
-		sandbox.clock.advance(1000);
-		await run.poll();
-		await run.poll();
-		expect(run.requestsPerPoll.slice(1)).toEqual([3, 3]);
+		expect(await idleRequests(run, sandbox)).toEqual([3, 3]);
 		sandbox.store.setVideoOutcome(renders[400].id, { status: 'published' });
 		sandbox.clock.advance(1000);
 		const result = await run.poll();
