@@ -1,178 +1,97 @@
-// The rate-limit benchmark's minimal client: plain fetch (undici, keep-alive) from Node, one
-// dispatcher sending at the times the shared Pacer allows, at most `concurrency` requests in
-// flight (the node's own), a 429 puts its task back at the head of the queue.
-import { Pacer } from './pacer.mts';
+// The rate-limit benchmark's reference: what a developer writes for a documented limit of R
+// requests per second. fetch, `concurrency` in flight, one request every 1/0.98R s, a 429 again
+// after its Retry-After. It knows R, which the node must learn: a self-pacing client's floor.
 
-export interface PacedOutcome {
-	/** Tasks that ended in a 2xx. */
-	ok: number;
-	/** Tasks that ended in another status or a network error (not retried). */
-	failed: number;
-	firstError?: string;
-	stats: Pacer['stats'];
-	/** The pace it ended at (requests per second), for the report. */
-	pace?: number;
-}
-
-export interface Attempt {
-	status: number;
-	headers: Record<string, string | undefined>;
-}
-
-/**
- * Runs `count` tasks through the pacer. `send(index)` makes one HTTP request for task `index`
- * and says how it was answered; `deadline` (performance.now() ms) stops the run.
- */
-export async function runPaced(
-	count: number,
-	pacer: Pacer,
-	send: (index: number) => Promise<Attempt>,
-	deadline = Infinity,
-): Promise<PacedOutcome & { timedOut: boolean }> {
-	const queue = Array.from({ length: count }, (_, index) => index);
-	let ok = 0;
-	let failed = 0;
-	let firstError: string | undefined;
-	let wake: (() => void) | undefined;
-	/** Until the next answer or `ms`, whichever comes first; the timer does not outlive the wait. */
-	const answerOrTimeout = async (ms: number) => {
-		let timer: NodeJS.Timeout | undefined;
-		await new Promise<void>((resolve) => {
-			wake = resolve;
-			if (Number.isFinite(ms)) timer = setTimeout(resolve, Math.max(0, ms));
-		});
-		clearTimeout(timer);
-	};
-	while (ok + failed < count) {
-		const now = performance.now();
-		if (now > deadline) break;
-		const at = queue.length ? pacer.nextSendAt(now) : undefined;
-		// An answer may arrive meanwhile (a 429 moves the time): look again after either.
-		if (at === undefined) {
-			await answerOrTimeout(deadline - now);
-			continue;
-		}
-		if (at - now > 0.5) {
-			await answerOrTimeout(Math.min(at, deadline) - now);
-			continue;
-		}
-		const index = queue.shift() as number;
-		const sentAt = performance.now();
-		pacer.onSent(sentAt);
-		void send(index)
-			.then(
-				(attempt) => {
-					pacer.onAnswer(performance.now(), sentAt, attempt);
-					if (attempt.status === 429) queue.unshift(index);
-					else if (attempt.status >= 200 && attempt.status < 300) ok++;
-					else {
-						failed++;
-						firstError ??= `task ${index}: HTTP ${attempt.status}`;
-					}
-				},
-				(error: unknown) => {
-					pacer.onAnswer(performance.now(), sentAt, { status: 0, headers: {} });
-					failed++;
-					firstError ??= `task ${index}: ${error instanceof Error ? error.message : String(error)}`;
-				},
-			)
-			.finally(() => wake?.());
-	}
-	return {
-		ok,
-		failed,
-		firstError,
-		stats: pacer.stats,
-		pace: pacer.pace,
-		timedOut: ok + failed < count,
-	};
-}
-
-function headersOf(response: Response): Record<string, string | undefined> {
-	return Object.fromEntries(response.headers);
-}
-
-export interface PacedTarget {
+/** `deadline`: performance.now() at which it gives up. */
+export type PacedTarget = {
 	baseUrl: string;
 	apiKey: string;
+	rate: number;
 	concurrency: number;
-	useHeaders: boolean;
 	deadline: number;
+};
+
+export type PacedOutcome = { ok: number; failed: number; timedOut: boolean; firstError?: string };
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+/** Runs tasks 0..count-1; `send(i)` makes the request of task i and returns its status. */
+async function paced(
+	target: PacedTarget,
+	count: number,
+	send: (index: number) => Promise<{ status: number; retryAfter: number }>,
+): Promise<PacedOutcome> {
+	const queue = Array.from({ length: count }, (_, index) => index);
+	const outcome: PacedOutcome = { ok: 0, failed: 0, timedOut: false };
+	let next = performance.now();
+	const worker = async () => {
+		while (queue.length > 0) {
+			if (performance.now() > target.deadline) return void (outcome.timedOut = true);
+			const index = queue.shift() as number;
+			const at = next;
+			next = Math.max(next, performance.now()) + 1000 / (target.rate * 0.98);
+			await wait(at - performance.now());
+			const { status, retryAfter } = await send(index);
+			if (status === 429) {
+				next = Math.max(next, performance.now() + retryAfter * 1000);
+				queue.unshift(index);
+			} else if (status < 300) outcome.ok++;
+			else {
+				outcome.failed++;
+				outcome.firstError ??= `status ${status}`;
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: target.concurrency }, worker));
+	return outcome;
 }
 
-/** Create `count` videos titled `${titlePrefix}${index}`. */
+async function request(target: PacedTarget, path: string, init: RequestInit = {}) {
+	const response = await fetch(`${target.baseUrl}${path}`, {
+		...init,
+		headers: { authorization: `Bearer ${target.apiKey}`, 'content-type': 'application/json' },
+	});
+	const body: unknown = response.ok ? await response.json() : await response.arrayBuffer();
+	const retryAfter = Number(response.headers.get('retry-after') ?? 1);
+	return { status: response.status, retryAfter, body };
+}
+
+/** Creates `count` videos titled `${titlePrefix}${index}`. */
 export async function pacedCreate(
 	target: PacedTarget,
 	count: number,
 	titlePrefix: string,
 	templateId: string,
-): Promise<PacedOutcome & { timedOut: boolean }> {
-	const headers = {
-		authorization: `Bearer ${target.apiKey}`,
-		'content-type': 'application/json',
-		accept: 'application/json',
-	};
-	return await runPaced(
-		count,
-		new Pacer({ useHeaders: target.useHeaders, concurrency: target.concurrency }),
-		async (index) => {
-			const body = JSON.stringify({
-				title: `${titlePrefix}${index}`,
-				template_id: templateId,
-				customer_data: { first_name: `Customer ${index}` },
-			});
-			const response = await fetch(`${target.baseUrl}/videos`, { method: 'POST', headers, body });
-			await response.arrayBuffer();
-			return { status: response.status, headers: headersOf(response) };
-		},
-		target.deadline,
-	);
-}
-
-interface Envelope {
-	data: Array<{ id: string }>;
-	pagination: { total: number };
-}
-
-/** Every asset: page 1 (alone: it gives the total), then the other pages through the pacer. */
-export async function pacedReturnAll(
-	target: PacedTarget,
-	pageSize: number,
-): Promise<PacedOutcome & { timedOut: boolean; ids: string[]; requests: number }> {
-	const headers = { authorization: `Bearer ${target.apiKey}`, accept: 'application/json' };
-	const pages = new Map<number, Envelope>();
-	let requests = 0;
-	const get = async (page: number): Promise<Attempt> => {
-		requests++;
-		const response = await fetch(`${target.baseUrl}/assets?page=${page}&limit=${pageSize}`, {
-			headers,
+): Promise<PacedOutcome> {
+	return await paced(target, count, async (index) => {
+		const body = JSON.stringify({
+			title: `${titlePrefix}${index}`,
+			template_id: templateId,
+			customer_data: { first_name: `Customer ${index}` },
 		});
-		if (response.ok) pages.set(page, (await response.json()) as Envelope);
-		else await response.arrayBuffer();
-		return { status: response.status, headers: headersOf(response) };
+		return await request(target, '/videos', { method: 'POST', body });
+	});
+}
+
+/** Every asset: page 1 (it gives the total), then the other pages. */
+export async function pacedReturnAll(target: PacedTarget, pageSize: number) {
+	const ids = new Map<number, string[]>();
+	const page = async (number: number) => {
+		const answer = await request(target, `/assets?page=${number}&limit=${pageSize}`);
+		const body = answer.body as { data?: Array<{ id: string }>; pagination?: { total: number } };
+		if (answer.status < 300)
+			ids.set(
+				number,
+				(body.data ?? []).map((asset) => asset.id),
+			);
+		return { ...answer, total: body.pagination?.total ?? 0 };
 	};
-	// One pacer for all pages: what page 1's answer teaches applies to the others.
-	const pacer = new Pacer({ useHeaders: target.useHeaders, concurrency: target.concurrency });
-	const first = await runPaced(1, pacer, () => get(1), target.deadline);
-	const total = pages.get(1)?.pagination.total;
-	if (total === undefined) return { ...first, ids: [], requests };
-	const rest = await runPaced(
-		Math.ceil(total / pageSize) - 1,
-		pacer,
-		(index) => get(index + 2),
-		target.deadline,
-	);
-	const ids = [...pages.entries()]
-		.sort(([a], [b]) => a - b)
-		.flatMap(([, page]) => page.data.map((asset) => asset.id));
-	return {
-		ok: first.ok + rest.ok,
-		failed: first.failed + rest.failed,
-		firstError: first.firstError ?? rest.firstError,
-		stats: rest.stats,
-		pace: rest.pace,
-		timedOut: first.timedOut || rest.timedOut,
-		ids,
-		requests,
-	};
+	let total = 0;
+	const first = await paced({ ...target, concurrency: 1 }, 1, async () => {
+		const answer = await page(1);
+		total = answer.total;
+		return answer;
+	});
+	const rest = await paced(target, Math.ceil(total / pageSize) - 1, async (i) => await page(i + 2));
+	const all = [...ids.entries()].sort(([a], [b]) => a - b).flatMap(([, list]) => list);
+	return { ...rest, ok: rest.ok + first.ok, ids: all };
 }

@@ -1,19 +1,28 @@
-// Child process of bench/rateLimit.mts: runs the node through the engine, once, when told to,
-// so that the parent can stop a run that outlasts its time box (kill the process).
-//   argv: JSON { operation: 'create' | 'return-all', baseUrl, apiKey, templateId, count, titlePrefix }
-//   IPC: sends { ready: true } once the engine is loaded, waits for 'go', sends its NodeRunReport.
+// Child process of bench/rateLimit.mts: one n8n process's worth of node runs through the engine,
+// started together when told to, so the parent can stop a run that outlasts its time box (kill
+// the process). Every run uses the same credential, so they share the key's one gate, as the
+// executions of one n8n process (or one queue-mode worker) do.
+//   argv: JSON NodeRunJob. IPC: sends { ready: true } once the engine is loaded, waits for 'go',
+//   sends its NodeRunReport.
 import './env.mts';
 
-import { engine, runNode } from '../../test/harness/engine.mts';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+import { engine, pollTrigger, runNode } from '../../test/harness/engine.mts';
+import { round } from './report.mts';
 
 export interface NodeRunJob {
 	operation: 'create' | 'return-all';
+	/** Executions started together, each of `items` items (Create). */
+	executions: number;
+	items: number;
 	baseUrl: string;
 	apiKey: string;
 	templateId: string;
-	/** Create: the number of items. */
-	count: number;
 	titlePrefix: string;
+	/** The trigger polls the same key every this many ms while the runs go (0: no trigger). */
+	pollEveryMs: number;
 }
 
 export interface NodeRunReport {
@@ -25,47 +34,99 @@ export interface NodeRunReport {
 	/** Distinct asset ids in the output (Return All). */
 	distinct: number;
 	error?: string;
+	/** The trigger's polls during the runs: how long each took. */
+	pollMs: number[];
+	/** The key's pace (requests per second, 0 before it limits) each second of the run. */
+	paces: number[];
 }
 
 const job = JSON.parse(process.argv[2] ?? '{}') as NodeRunJob;
 const credentials = { apiKey: job.apiKey, baseUrl: job.baseUrl };
 
+async function execution(index: number) {
+	if (job.operation === 'return-all')
+		return await runNode({
+			parameters: { resource: 'asset', operation: 'getAll', returnAll: true },
+			credentials,
+		});
+	const items = Array.from({ length: job.items }, (_, item) => ({
+		json: { n: index * job.items + item },
+	}));
+	return await runNode({
+		parameters: {
+			resource: 'video',
+			operation: 'create',
+			title: `={{ "${job.titlePrefix}" + $json.n }}`,
+			template: { __rl: true, mode: 'id', value: job.templateId },
+			customerDataMode: 'keyValue',
+			customerData: { values: [{ key: 'first_name', value: '={{ "Customer " + $json.n }}' }] },
+		},
+		credentials,
+		items,
+	});
+}
+
+/** Polls the trigger on the same key until `done`, one poll at a time, every `pollEveryMs`. */
+async function pollWhile(done: Promise<unknown>): Promise<number[]> {
+	const durations: number[] = [];
+	const staticData = {};
+	let finished = false;
+	void done.finally(() => (finished = true));
+	while (!finished) {
+		const started = performance.now();
+		await pollTrigger({ parameters: { events: ['published', 'failed'] }, credentials, staticData });
+		durations.push(performance.now() - started);
+		await new Promise((resolve) => setTimeout(resolve, job.pollEveryMs));
+	}
+	return durations;
+}
+
+/** The pace of the process's one gate (the built module's registry), once a second. */
+function samplePaces(): { paces: number[]; stop: () => void } {
+	const load = createRequire(import.meta.url);
+	const gatePath = join(
+		process.cwd(),
+		'dist',
+		'nodes',
+		'VideoPersonalization',
+		'transport',
+		'gate.js',
+	);
+	const { keyGates } = load(gatePath) as { keyGates: Map<string, { pacer: { pace?: number } }> };
+	const paces: number[] = [];
+	const timer = setInterval(() => {
+		for (const gate of keyGates.values()) paces.push(round(gate.pacer.pace ?? 0, 2));
+	}, 1000);
+	return { paces, stop: () => clearInterval(timer) };
+}
+
 async function run(): Promise<NodeRunReport> {
-	const items = Array.from({ length: job.count }, (_, index) => ({ json: { index } }));
+	const sampler = samplePaces();
 	const started = performance.now();
-	const result =
-		job.operation === 'create'
-			? await runNode({
-					parameters: {
-						resource: 'video',
-						operation: 'create',
-						title: `={{ "${job.titlePrefix}" + $json.index }}`,
-						template: { __rl: true, mode: 'id', value: job.templateId },
-						customerDataMode: 'keyValue',
-						customerData: {
-							values: [{ key: 'first_name', value: '={{ "Customer " + $json.index }}' }],
-						},
-					},
-					credentials,
-					items,
-				})
-			: await runNode({
-					parameters: { resource: 'asset', operation: 'getAll', returnAll: true },
-					credentials,
-				});
+	const runs = Promise.all(
+		Array.from({ length: job.executions }, async (_, index) => await execution(index)),
+	);
+	const polls = job.pollEveryMs > 0 ? pollWhile(runs) : Promise.resolve([]);
+	const results = await runs;
 	const ms = performance.now() - started;
-	const good = result.items.filter(
+	sampler.stop();
+	const items = results.flatMap((result) => result.items);
+	const good = items.filter(
 		(item) => typeof item.json.id === 'string' && item.json.error === undefined,
 	);
-	const message = result.error
-		? [result.error.message, result.error.description].filter(Boolean).join(' — ')
-		: undefined;
+	const errors = results.flatMap((result) =>
+		result.error
+			? [[result.error.message, result.error.description].filter(Boolean).join(' — ')]
+			: [],
+	);
 	return {
 		ms,
 		ok: good.length,
-		failed: result.items.length - good.length,
+		failed: items.length - good.length + errors.length,
 		distinct: new Set(good.map((item) => String(item.json.id))).size,
-		error: message?.slice(0, 300),
+		error: errors[0]?.slice(0, 300),
+		pollMs: await polls,
+		paces: sampler.paces,
 	};
 }
 
@@ -76,7 +137,15 @@ process.on('message', (message) => {
 		(report) => process.send?.(report, () => process.exit(0)),
 		(error: unknown) =>
 			process.send?.(
-				{ ms: 0, ok: 0, failed: 0, distinct: 0, error: `harness: ${String(error)}` },
+				{
+					ms: 0,
+					ok: 0,
+					failed: 0,
+					distinct: 0,
+					error: `harness: ${String(error)}`,
+					pollMs: [],
+					paces: [],
+				},
 				() => process.exit(1),
 			),
 	);

@@ -42,7 +42,7 @@ import {
 	type WorkflowExecuteMode,
 	type WorkflowActivateMode,
 } from 'n8n-workflow';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,6 +128,23 @@ async function load(): Promise<Loaded> {
 		},
 	};
 	return { loader, nodeTypes };
+}
+
+/**
+ * Forgets every API key's gate and what it learnt of the key's rate: they live in the built
+ * package's module for the whole process, as in n8n (the cleanup runs this before every test).
+ */
+export function forgetPacing(): void {
+	const gateModule = join(
+		REPO_ROOT,
+		'dist',
+		'nodes',
+		'VideoPersonalization',
+		'transport',
+		'gate.js',
+	);
+	if (!existsSync(gateModule)) return;
+	(createRequire(gateModule)(gateModule) as { keyGates: Map<string, unknown> }).keyGates.clear();
 }
 
 export async function engine(): Promise<Loaded> {

@@ -11,7 +11,7 @@ const sandbox = useSandbox({ dataset: { videos: 300, assets: 2500 }, clock: 'rea
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
-async function getAsset(options: IDataObject, cancelWhen?: Promise<unknown>) {
+async function getAsset(options: IDataObject, cancelWhen?: Promise<unknown>, apiKey?: string) {
 	const s = sandbox();
 	return await runNode({
 		parameters: {
@@ -20,7 +20,7 @@ async function getAsset(options: IDataObject, cancelWhen?: Promise<unknown>) {
 			assetId: byId(s.known.usedAssetId),
 			options,
 		},
-		credentials: credentialsFor(s),
+		credentials: credentialsFor(s, apiKey),
 		cancelWhen,
 	});
 }
@@ -106,6 +106,62 @@ describe('stopping the execution', () => {
 		await new Promise((resolve) => setTimeout(resolve, 300));
 		expect(s.requests.count({ path: '/v1/assets/*' })).toBe(1);
 	}, 20_000);
+});
+
+describe('one pace per API key, shared by every execution of the process', () => {
+	const assetRequests = () =>
+		sandbox().requests.log.filter((request) => request.path.startsWith('/v1/assets/'));
+
+	beforeEach(() => sandbox().requests.clear());
+	afterEach(() => {
+		sandbox().faults.clear();
+		sandbox().rateLimit.clear();
+	});
+
+	it('executions on one key see one pause: none sends while the 429 that another drew is being waited out', async () => {
+		const s = sandbox();
+		s.faults.script([{ kind: '429', retryAfter: 2, times: 1, match: { path: '/v1/assets/*' } }]);
+		const runs = await Promise.all([getAsset({}), getAsset({}), getAsset({})]);
+		for (const { error } of runs) expect(error).toBeUndefined();
+		const [refused, ...after] = assetRequests();
+		expect(refused.status).toBe(429);
+		expect(after.map((request) => request.status)).toEqual([200, 200, 200]);
+		for (const request of after) expect(request.at - refused.at).toBeGreaterThanOrEqual(1900);
+	}, 30_000);
+
+	it('an execution stopped while it waits its turn leaves at once; the others go on', async () => {
+		const s = sandbox();
+		s.faults.script([{ kind: '429', retryAfter: 3, times: 1, match: { path: '/v1/assets/*' } }]);
+		const refusedSeen = until(() => assetRequests().length >= 1);
+		const stopNow = refusedSeen.then(
+			async () => await new Promise((resolve) => setTimeout(resolve, 100)),
+		);
+		const waiting = getAsset({});
+		const stoppedRun = getAsset({}, stopNow);
+		await stopNow;
+		const stopped = Date.now();
+		const { run } = await stoppedRun;
+		expect(run.status).toBe('canceled');
+		expect(Date.now() - stopped).toBeLessThan(1000);
+		const { error } = await waiting;
+		expect(error).toBeUndefined();
+		// The stopped run sent nothing: one 429, then the waiting run's request.
+		expect(assetRequests().map((request) => request.status)).toEqual([429, 200]);
+	}, 30_000);
+
+	it('two credentials with different keys get two paces: a pause on one does not hold the other', async () => {
+		const s = sandbox();
+		// One request per 5 s per key: the second request on the user's key draws a 429 of 5 s.
+		s.rateLimit.set({ rate: 0.2, burst: 1 });
+		const user = Promise.all([getAsset({}), getAsset({})]);
+		await until(() => s.rateLimit.counters().limited >= 1);
+		const started = Date.now();
+		const admin = await getAsset({}, undefined, s.keys.admin);
+		expect(admin.error).toBeUndefined();
+		expect(Date.now() - started).toBeLessThan(1500);
+		expect(s.rateLimit.counters().byKey[s.keys.admin]).toEqual({ requests: 1, limited: 0 });
+		for (const { error } of await user) expect(error).toBeUndefined();
+	}, 30_000);
 });
 
 describe('runs the rate limiter slows', () => {

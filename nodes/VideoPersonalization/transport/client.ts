@@ -10,11 +10,11 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { parseServiceConfig, type ServiceConfig } from './config';
 import { type CallContext, type Failure, toNodeApiError } from './errors';
+import { gateFor, type KeyGate } from './gate';
 import {
 	type ApiContext,
 	type ApiResponse,
 	cancelSignal,
-	PaceGate,
 	pause,
 	type SendAttempt,
 	sendWithRetries,
@@ -92,8 +92,11 @@ export class ServiceClient {
 
 	private readonly lookups = new Map<string, Promise<unknown>>();
 
-	/** The pace of every request of the execution: items, pages, checks on renders, downloads. */
-	readonly gate = new PaceGate();
+	/**
+	 * The API key's gate, shared with every execution and poll of this n8n process that uses the
+	 * key: items, pages, checks on renders, pickers. Downloads (sent without the key) skip it.
+	 */
+	readonly gate: KeyGate | undefined;
 
 	/** The time budget of each call; the node's operations set it from their Give Up After option. */
 	budget: BudgetSource = { budgetMs: () => DEFAULT_BUDGET_MS };
@@ -102,13 +105,20 @@ export class ServiceClient {
 		readonly ctx: ApiContext,
 		private readonly service: ServiceConfig | CredentialProblem,
 		private readonly secrets: string[],
-	) {}
+	) {
+		if (typeof service !== 'function') this.gate = gateFor(service.baseUrl, secrets[0] ?? '');
+	}
+
+	/** This execution will send about `requests` more: a long run may spend more 429s learning the rate. */
+	expect(requests: number): void {
+		this.gate?.pacer.expect(requests);
+	}
 
 	/**
-	 * Sends one request, retried as its kind allows. Every request of the execution (REST,
-	 * GraphQL, file downloads) passes here and waits its turn at the one gate, so a 429 paces all
-	 * of them; each call has one time budget for all its attempts. The key goes only to the
-	 * configured service addresses, and never along a redirect.
+	 * Sends one request, retried as its kind allows. Every request of the execution passes here;
+	 * those sent with the key wait their turn at the key's gate, so a 429 paces all of them. Each
+	 * call has one time budget for all its attempts. The key goes only to the configured service
+	 * addresses, and never along a redirect.
 	 */
 	async send(request: ServiceRequest): Promise<ApiResponse> {
 		const attempt = this.attempt(request);
@@ -126,7 +136,12 @@ export class ServiceClient {
 			capTimeout: request.to !== 'file',
 			timeoutMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 		};
-		return await sendWithRetries(this.ctx, call, attempt, this.gate);
+		return await sendWithRetries(
+			this.ctx,
+			call,
+			attempt,
+			request.to === 'file' ? undefined : this.gate,
+		);
 	}
 
 	/** Waits `ms` (between checks on renders); false when the execution was stopped meanwhile. */

@@ -1,20 +1,21 @@
 import { parseRetryAfter } from './retry';
 
 /**
- * The pace of everything one execution sends to the service. Pure: times are passed in and
- * randomness injected, so the rules are tested without waiting.
+ * The pace of everything sent to the service with one API key. Pure: times are passed in and
+ * randomness injected, so the rules are tested in simulated time (test/.../pacer.test.mts).
  *
- * - The first request goes alone: its answer may carry rate-limit headers. Then nothing is held
- *   back until the service says it is limiting (a 429, or the headers).
- * - A 429 pauses every request until the time the service asked for (Retry-After, plus 0-10 %
- *   jitter); requests then go one at a time, `1 / pace` apart (plus 0-2 % jitter).
- * - With the IETF rate-limit headers (RateLimit-Policy `q;w=s`, RateLimit-Limit,
- *   RateLimit-Remaining) the rate and the burst are read from any answer: the tokens the service
- *   says are left are spent, then one request goes per token as it comes.
- * - Without headers the rate is learnt from the 429s: the first gives a pace proven to hold (the
- *   requests that passed over the time until the pause ends); then the pace doubles until a 429
- *   bounds it and the gap is halved until it is within 4 %. A 429 after enough successes measures
- *   the rate directly: the bucket, full when the phase began, ran dry at the pace minus the refill.
+ * - Until the service limits, requests go with a small window in flight (1, growing by one per
+ *   12 answers, up to 10), so the first sign of a limit finds few requests on their way.
+ * - A 429 pauses every request until the time asked for (Retry-After, plus 0-10 % jitter).
+ * - With a rate in the headers (a RateLimit-Policy, IETF draft), requests spend the tokens the
+ *   service says remain, then one per token as it comes.
+ * - Without one, the pace is learnt: the first guess is what passed before the first 429 over
+ *   the time until the next token was promised; a pace that held long enough to have drained
+ *   the bucket had it been too fast is "held", and the pace steps up from it (x2 until the
+ *   service first refuses, then x1.15, then halfway to the lowest pace refused, then a small
+ *   look now and then); a 429, or an answer saying nothing remains, sends it back to the pace
+ *   that held. Steps that may draw a 429 are taken only while 429s stay within 1.5 % of the
+ *   requests sent and expected (two at least), so a short run pays for few of them.
  */
 
 export interface PacerAnswer {
@@ -24,22 +25,52 @@ export interface PacerAnswer {
 	headers: Record<string, unknown>;
 }
 
-/** A probe stops once the pace that drew a 429 is this close above the pace proven to hold. */
-const CLOSE_ENOUGH = 1.04;
-/** Paced a little below the estimate, so arrival jitter does not find an empty bucket. */
-const MARGIN = 0.98;
-/** With the headers: tokens kept in reserve against arrival jitter (when the burst allows one)... */
-const RESERVE = 0.5;
-/** ...or else time added to each wait for a token (a bucket of one has no slack)... */
-const PAD_MS = 5;
-/** ...which grows by this with each 429 (requests reach the service with uneven delays), up to a share of the spacing. */
-const PAD_STEP_MS = 5;
-const MAX_PAD_SHARE = 0.2;
+/** What the headers say about the limit, whichever convention the service uses. */
+export interface LimitHeaders {
+	/** Requests that may still be sent now. */
+	remaining?: number;
+	/** Sustained rate, requests per second (RateLimit-Policy). */
+	rate?: number;
+	/** Requests the service takes at once (RateLimit-Limit, or the policy's burst). */
+	burst?: number;
+	/** Until the quota is whole again, ms. */
+	resetMs?: number;
+}
+
 /** The wait after a 429 that asks for none (no or unreadable Retry-After). */
 export const DEFAULT_LIMITED_WAIT_MS = 1000;
 /** Jitter added to a 429's pause, as a share of it, and to the spacing of paced requests. */
 export const PAUSE_JITTER = 0.1;
 export const SPACING_JITTER = 0.02;
+/** The pace kept below what the service showed it takes. */
+const MARGIN = 0.97;
+/** Steps up from the pace that held: while nothing was refused, then once something was. */
+const RAMP = 2;
+const FINE = 1.15;
+const LOOK = 1.05;
+/** After the pace settled: the quiet time before a look above it (doubled by each look refused). */
+const QUIET_MS = 30_000;
+const MAX_QUIET_MS = 10 * 60_000;
+/** Contended: each step up adds this share of the best pace that held (additive, so processes even out). */
+const SHARE_STEP = 0.1;
+const CONTENDED_HOLD_MS = 1000;
+/** A refused pace is forgotten after this: the limit (or the key's other users) may have changed. */
+const CEILING_MS = 2 * 60_000;
+/** Answers a pace needs before it counts as held. */
+const MIN_HELD = 3;
+/** 429s allowed to learn with, as a share of the requests sent and expected. */
+const LEARNING_SHARE = 0.015;
+/** With a rate in the headers, the share taken: cut by each 429, regained a little by each answer. */
+const SHARE_CUT = 0.8;
+const SHARE_REGAIN = 0.002;
+/** Until the service limits: requests in flight at first, answers per extra one, the most. */
+const MAX_WINDOW = 10;
+const ANSWERS_PER_WINDOW = 12;
+/** With a known rate: tokens kept in reserve against arrival jitter, when the burst allows one; */
+const RESERVE = 0.5;
+/** else time added to each wait for a token (5 ms more after each 429, up to a fifth of the spacing). */
+const PAD_MS = 5;
+const MAX_PAD_SHARE = 0.2;
 
 function headerText(headers: Record<string, unknown>, name: string): string | undefined {
 	const value = headers[name];
@@ -47,29 +78,81 @@ function headerText(headers: Record<string, unknown>, name: string): string | un
 	return value === undefined || value === null ? undefined : String(value);
 }
 
+/** A parameter of a structured header item (`"default";q=10;w=1`), or of the old `10;w=1` form. */
+function parameter(text: string | undefined, name: string): number | undefined {
+	const match =
+		text === undefined ? null : new RegExp(`(?:^|;)\\s*${name}=(\\d+(?:\\.\\d+)?)`).exec(text);
+	return match ? Number(match[1]) : undefined;
+}
+
+const count = (text: string | undefined) =>
+	text !== undefined && /^\s*\d+\s*$/.test(text) ? Number(text) : undefined;
+
+/**
+ * The IETF draft's fields, old (`RateLimit-Limit/-Remaining/-Reset`, `RateLimit-Policy: 10;w=1`)
+ * and new (`RateLimit: "default";r=5;t=1`, `RateLimit-Policy: "default";q=10;w=1`), and the
+ * common `X-RateLimit-Limit/-Remaining/-Reset`. Several policies: the slowest one binds.
+ */
+export function readLimitHeaders(headers: Record<string, unknown>, now: number): LimitHeaders {
+	const text = (name: string) => headerText(headers, name);
+	const structured = text('ratelimit');
+	const remaining =
+		parameter(structured, 'r') ??
+		count(text('ratelimit-remaining')) ??
+		count(text('x-ratelimit-remaining'));
+	const delta = parameter(structured, 't') ?? count(text('ratelimit-reset'));
+	// X-RateLimit-Reset is a Unix time (GitHub: seconds; some send ms) or, elsewhere, seconds to wait.
+	const reset = count(text('x-ratelimit-reset'));
+	let resetMs = delta === undefined ? undefined : delta * 1000;
+	if (resetMs === undefined && reset !== undefined)
+		resetMs = reset > 1e12 ? reset - now : reset > 1e9 ? reset * 1000 - now : reset * 1000;
+	const rates = (text('ratelimit-policy') ?? '').split(',').flatMap((policy) => {
+		const quota = parameter(policy, 'q') ?? count(/^\s*(\d+)\s*;/.exec(policy)?.[1]);
+		const window = parameter(policy, 'w');
+		return quota && window ? [{ rate: quota / window, burst: parameter(policy, 'burst') }] : [];
+	});
+	const binding = rates.sort((left, right) => left.rate - right.rate)[0];
+	const burst = binding?.burst ?? count(text('ratelimit-limit'));
+	return {
+		remaining,
+		rate: binding?.rate,
+		burst: binding ? burst : undefined,
+		resetMs: resetMs === undefined ? undefined : Math.max(0, resetMs),
+	};
+}
+
 export class Pacer {
-	/** The pace, requests per second; undefined while the service has not said it limits. */
+	/** The pace, requests per second; undefined while the service has not shown a limit. */
 	private rate?: number;
-	/** Highest pace shown to hold (a lower bound of the service's rate). */
-	private floor = 0;
-	/** Lowest pace that drew a 429 (an upper bound). */
-	private ceiling = Infinity;
-	/** Successes before the first 429: about the bucket's size. */
-	private burst = 1;
 	private nextAt = 0;
-	/** Nothing is sent before this time (the pause a 429 asked for). */
 	private pausedUntilMs = 0;
-	private firstSentAt?: number;
-	/** Whether some request was answered, or failed, yet. */
-	private heard = false;
-	private successes = 0;
-	/** Since the last pause or change of pace: when, and the successes of requests sent since. */
-	private phase = { start: 0, successes: 0 };
-	/** Token model when the service sends rate-limit headers. */
+	/** The highest pace that held, and the lowest that the service refused or ran dry at. */
+	private held = 0;
+	/** The highest pace that ever held: going back up to it risks little (it was lowered by others' use). */
+	private best = 0;
+	/** The first guess: the pace never falls below a quarter of it. */
+	private floor = 0;
+	private ceiling = { rate: Number.POSITIVE_INFINITY, at: 0 };
+	/** Refusals of paces above any that held: what learning the rate cost. */
+	private probesRefused = 0;
+	/** A pace that held was refused: others use the key too (or it slowed). Steps up are then small and even. */
+	private contended = false;
+	/** Since the pace was last set: when, and answers to requests sent since. */
+	private phase = { start: 0, answers: 0 };
+	private quietMs = QUIET_MS;
+	/** Successes before the service first limited: about its burst. */
+	private burst = 1;
+	private busySince?: number;
+	/** Since the last refusal: when, and successes since (what this process got through). */
+	private since = { at: 0, accepted: 0 };
+	/** With a known rate, the share of it this process takes: less after each 429 (other processes use the key too). */
+	private share = 1;
+	/** Requests the runs said they will send and have not yet. */
+	private expected = 0;
+	/** Tokens the headers said remain, as of `at`, when the service gives its rate. */
 	private tokens?: { level: number; at: number; burst: number };
 	private padMs = PAD_MS;
-	/** For logs and tests. */
-	readonly stats = { answers: 0, limited: 0, pauses: 0 };
+	readonly stats = { sent: 0, answers: 0, limited: 0 };
 
 	constructor(private readonly random: () => number = Math.random) {}
 
@@ -78,103 +161,151 @@ export class Pacer {
 		return this.rate;
 	}
 
-	/** Nothing is sent before this time. */
+	/** Nothing is sent before this time (the pause a 429 asked for). */
 	get pausedUntil(): number {
 		return this.pausedUntilMs;
 	}
 
-	/** When the next request may be sent (at or after `now`); undefined: after the first answer. */
-	nextSendAt(now: number): number | undefined {
-		if (this.firstSentAt !== undefined && !this.heard) return undefined;
-		let at = Math.max(now, this.pausedUntilMs, this.nextAt);
-		if (this.tokens && this.rate) {
-			const needed = this.tokens.burst >= 2 ? 1 + RESERVE : 1;
-			const level = this.tokenLevel(at);
-			if (level < needed)
-				at += ((needed - level) / this.rate) * 1000 + (this.tokens.burst >= 2 ? 0 : this.padMs);
-		}
-		return at;
+	/** A run will send about `requests` more: a long run may spend more 429s learning the rate. */
+	expect(requests: number): void {
+		this.expected += requests;
 	}
 
-	/** A request goes out now (at a time nextSendAt allowed). */
-	onSent(now: number): void {
-		this.firstSentAt ??= now;
-		const jitter = SPACING_JITTER * this.random();
-		if (this.tokens && this.rate) {
-			this.tokens = { ...this.tokens, level: this.tokenLevel(now) - 1, at: now };
-			this.nextAt = now + (1000 / this.rate) * jitter;
-		} else if (this.rate) {
-			this.nextAt = now + (1000 / this.rate) * (1 + jitter);
+	/** When the next request may go (at or after `now`); undefined: when one in flight is answered. */
+	nextSendAt(now: number, inFlight: number): number | undefined {
+		const at = Math.max(now, this.pausedUntilMs, this.nextAt);
+		if (this.rate === undefined) {
+			const window = Math.min(MAX_WINDOW, 1 + Math.floor(this.stats.answers / ANSWERS_PER_WINDOW));
+			return inFlight >= window ? undefined : at;
 		}
+		if (!this.tokens) return at;
+		// A bucket of one has no slack: each wait for a token is padded (more after each 429).
+		const [needed, pad] = this.tokens.burst >= 2 ? [1 + RESERVE, 0] : [1, this.padMs];
+		const level = this.tokenLevel(at);
+		return level >= needed ? at : at + ((needed - level) / this.rate) * 1000 + pad;
+	}
+
+	onSent(now: number): void {
+		this.busySince ??= now;
+		this.stats.sent++;
+		this.expected = Math.max(0, this.expected - 1);
+		if (this.rate === undefined) return;
+		if (this.tokens) this.tokens = { ...this.tokens, level: this.tokenLevel(now) - 1, at: now };
+		else this.nextAt = now + (1000 / this.rate) * (1 + SPACING_JITTER * this.random());
 	}
 
 	/** Reads the answer (or the lack of one) to a request sent at `sentAt`. */
 	onAnswer(now: number, sentAt: number, answer: PacerAnswer): void {
-		this.heard = true;
 		if (answer.status === 0) return;
 		this.stats.answers++;
-		this.readHeaders(now, answer.headers);
+		if (answer.status !== 429 && sentAt >= this.since.at) this.since.accepted++;
+		const limits = readLimitHeaders(answer.headers, now);
+		if (limits.rate !== undefined) this.followHeaders(now, { ...limits, rate: limits.rate });
 		if (answer.status === 429) return this.onLimited(now, sentAt, answer.headers);
-		this.successes++;
-		if (sentAt >= this.phase.start) this.phase.successes++;
-		if (this.rate === undefined || this.tokens || this.rate <= this.floor) return;
-		// A probe above the proven pace holds once a full bucket would have run dry, had the
-		// service refilled only at the proven pace: then the rate is at least the probe's.
-		const confirmMs = ((this.burst + 1) / (this.rate - this.floor)) * 1000;
-		if (now - this.phase.start >= confirmMs && this.phase.successes > this.burst) {
-			this.floor = this.rate;
-			this.setRate(this.probe(), now);
+		// Nothing remains: the first such answer shows the limit like a 429 would (nothing refused);
+		// later ones hold the next request for a token at the pace.
+		if (limits.remaining === 0 && !this.tokens) {
+			if (this.rate === undefined) this.ranDry(now, sentAt, limits.resetMs ?? 0);
+			this.nextAt = Math.max(this.nextAt, now + 1000 / (this.rate as number));
 		}
+		if (this.rate === undefined || this.tokens || sentAt < this.phase.start) return;
+		this.phase.answers++;
+		if (now - this.phase.start >= this.holdMs() && this.phase.answers >= MIN_HELD) this.onHeld(now);
 	}
 
-	/** The next pace to try: double until a 429 bounds the rate, then halve the gap; the proven pace once close. */
-	private probe(): number {
-		if (this.ceiling === Infinity) return this.floor * 2;
-		if (this.ceiling <= this.floor * CLOSE_ENOUGH) return this.floor;
-		return (this.floor + this.ceiling) / 2;
+	/** The step up from the pace that held: x2 until refused, x1.15, halfway, then a small look. */
+	private step(): number {
+		if (this.contended) return 1 + SHARE_STEP;
+		if (this.ceiling.rate === Number.POSITIVE_INFINITY) return RAMP;
+		const gap = this.ceiling.rate / this.held;
+		if (gap > FINE * 1.02) return FINE;
+		return gap > LOOK * 1.02 ? Math.sqrt(gap) : LOOK;
+	}
+
+	/** How long a pace must go unrefused to show it is below the limit (a bucket drains in that time). */
+	private holdMs(): number {
+		const step = this.step();
+		if (this.contended) return CONTENDED_HOLD_MS;
+		if (step === LOOK && (this.rate ?? 0) <= this.held) return this.quietMs;
+		const rate = this.rate ?? 1;
+		return (((this.burst + 1) * step) / ((step - 1) * rate)) * 1000;
+	}
+
+	/** A step above any pace that held fits the budget: two refused, then 1.5 % of the requests sent and expected. */
+	private mayStepUp(): boolean {
+		const budget = Math.max(2, LEARNING_SHARE * (this.stats.sent + this.expected));
+		return this.probesRefused + 1 <= budget;
+	}
+
+	private onHeld(now: number): void {
+		const rate = this.rate as number;
+		if (rate > this.held) this.held = rate;
+		this.best = Math.max(this.best, this.held);
+		// An old ceiling: the service (or the other users of the key) may take more now.
+		if (now - this.ceiling.at > CEILING_MS)
+			this.ceiling = { rate: Number.POSITIVE_INFINITY, at: now };
+		let next = this.held * this.step();
+		if (next > this.best) {
+			this.contended = false;
+			// Beyond what ever held, only within the budget; up to it, freely.
+			if (!this.mayStepUp()) next = this.best;
+		}
+		if (next <= this.held) return;
+		if (this.step() === LOOK && rate > this.held * MARGIN) this.quietMs = QUIET_MS;
+		this.setPace(next, now);
+	}
+
+	private setPace(rate: number, start: number): void {
+		this.rate = rate;
+		this.phase = { start, answers: 0 };
 	}
 
 	private onLimited(now: number, sentAt: number, headers: Record<string, unknown>): void {
 		this.stats.limited++;
 		const asked =
 			parseRetryAfter(headerText(headers, 'retry-after'), now) ?? DEFAULT_LIMITED_WAIT_MS;
-		const waitMs = asked * (1 + PAUSE_JITTER * this.random());
-		const until = now + waitMs;
-		if (until > this.pausedUntilMs) {
-			this.stats.pauses++;
-			this.pausedUntilMs = until;
-		}
+		this.pausedUntilMs = Math.max(
+			this.pausedUntilMs,
+			now + asked * (1 + PAUSE_JITTER * this.random()),
+		);
 		this.nextAt = Math.max(this.nextAt, this.pausedUntilMs);
 		if (this.tokens) {
 			this.tokens = { ...this.tokens, level: 0, at: this.pausedUntilMs };
-			if (this.rate)
-				this.padMs = Math.min(this.padMs + PAD_STEP_MS, (MAX_PAD_SHARE * 1000) / this.rate);
-			return;
-		}
-		// A 429 for a request sent before the current phase says nothing about its pace.
-		if (sentAt < this.phase.start) return;
-		if (this.rate === undefined) {
-			// First 429: the bucket held about what passed; over the pause it refills at least that much.
-			this.burst = Math.max(1, this.successes);
-			const seconds = (now - (this.firstSentAt ?? now)) / 1000 + waitMs / 1000;
-			this.floor = (this.burst / seconds) * MARGIN;
-			this.setRate(this.probe(), this.pausedUntilMs);
-			return;
-		}
-		this.ceiling = Math.min(this.ceiling, this.rate);
-		const seconds = (now - this.phase.start) / 1000;
-		if (this.phase.successes >= 2 * this.burst + 2 && seconds > 0) {
-			this.floor = Math.min(this.ceiling, (this.phase.successes - this.burst) / seconds) * MARGIN;
-		} else if (this.floor >= this.ceiling) {
-			// The proven pace drew a 429 (the service slowed down, or the proof was short).
-			this.floor = this.ceiling / 2;
-		}
-		this.setRate(this.probe(), this.pausedUntilMs);
+			this.share *= SHARE_CUT;
+			this.padMs = Math.min(this.padMs + PAD_MS, (MAX_PAD_SHARE * 1000) / (this.rate ?? 1));
+		} else this.ranDry(this.pausedUntilMs, sentAt, asked);
 	}
 
-	private setRate(rate: number, phaseStart: number): void {
-		this.rate = rate;
-		this.phase = { start: phaseStart, successes: 0 };
+	/**
+	 * The service refused a request sent at `sentAt` (or, the first time, said nothing remains):
+	 * the pace that sent it is too fast. The first time, the pace is a guess: what passed since the
+	 * first send, over the time until the service promised more (`waitMs`: Retry-After or reset).
+	 * Later, back to the pace that held (refused at or below it, that pace did not hold after all:
+	 * the service slowed, or other processes use the key), never below what got through since the
+	 * last refusal.
+	 */
+	private ranDry(resume: number, sentAt: number, waitMs: number): void {
+		const rate = this.rate;
+		if (rate !== undefined && sentAt < this.phase.start) return; // sent at an older pace
+		const seconds = (sentAt - this.since.at) / 1000;
+		// The bucket was empty at the last refusal: what got through since is within the limit.
+		const through = rate !== undefined && seconds > 0 ? (this.since.accepted - 1) / seconds : 0;
+		this.since = { at: sentAt, accepted: 0 };
+		if (rate === undefined || rate > this.best) this.probesRefused++;
+		if (rate === undefined) {
+			this.burst = Math.max(1, this.stats.answers - this.stats.limited);
+			const guess =
+				this.burst / ((sentAt - (this.busySince ?? sentAt) + Math.max(waitMs, 100)) / 1000);
+			this.floor = (guess * MARGIN) / 4;
+			return this.setPace(guess * MARGIN, resume);
+		}
+		if (rate <= this.held || this.held === 0) {
+			this.contended = this.held > 0;
+			this.held = rate * (this.held === 0 ? 0.5 : 0.9);
+		} else if (this.step() === LOOK) this.quietMs = Math.min(MAX_QUIET_MS, this.quietMs * 2);
+		this.held = Math.max(this.held, this.floor, through * MARGIN);
+		this.ceiling = { rate: Math.max(rate, this.held * LOOK), at: resume };
+		this.setPace(this.held, resume);
 	}
 
 	private tokenLevel(at: number): number {
@@ -183,30 +314,22 @@ export class Pacer {
 		return Math.min(tokens.burst, tokens.level + (Math.max(0, at - tokens.at) / 1000) * this.rate);
 	}
 
-	/** RateLimit-Policy `q;w=s` gives the rate, RateLimit-Limit the burst, -Remaining the tokens left. */
-	private readHeaders(now: number, headers: Record<string, unknown>): void {
-		const policy = /^\s*(\d+(?:\.\d+)?)\s*;\s*w=(\d+(?:\.\d+)?)/.exec(
-			headerText(headers, 'ratelimit-policy') ?? '',
-		);
-		const limit = Number(headerText(headers, 'ratelimit-limit'));
-		const remaining = Number(headerText(headers, 'ratelimit-remaining'));
-		if (
-			!policy ||
-			!(limit >= 1) ||
-			!(remaining >= 0) ||
-			!(Number(policy[2]) > 0) ||
-			!(Number(policy[1]) > 0)
-		)
-			return;
-		this.rate = (Number(policy[1]) / Number(policy[2])) * MARGIN;
+	/**
+	 * A rate in the headers: spend the tokens they say remain, then one per token as it comes. The
+	 * service holds between Remaining and Remaining + 1 tokens (it rounds down) as of before the
+	 * requests still in flight: the model is corrected only when it is above that.
+	 */
+	private followHeaders(now: number, limits: LimitHeaders & { rate: number }): void {
+		this.share = Math.min(1, this.share + SHARE_REGAIN);
+		this.rate = limits.rate * MARGIN * this.share;
+		const burst = limits.burst ?? Math.max(1, limits.remaining ?? 1);
 		if (!this.tokens) {
-			this.tokens = { level: remaining, at: now, burst: limit };
+			this.tokens = { level: limits.remaining ?? burst, at: now, burst };
 			return;
 		}
-		// The service holds between Remaining and Remaining + 1 tokens (it rounds down), as of
-		// before the requests still in flight: correct the model only when it is above that.
 		const at = Math.max(now, this.tokens.at);
 		const level = this.tokenLevel(at);
-		this.tokens = { level: level > remaining + 1 ? remaining + 0.5 : level, at, burst: limit };
+		const remaining = limits.remaining ?? level;
+		this.tokens = { level: level > remaining + 1 ? remaining + 0.5 : level, at, burst };
 	}
 }

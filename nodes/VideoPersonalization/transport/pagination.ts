@@ -217,6 +217,7 @@ export async function restGetMany(
 		return mergePages([first.items], selection);
 	}
 	const numbers = remainingPages(first.total, pageSize, selection);
+	api.expect(numbers.length);
 	const count = new PageCount(numbers.length + 1);
 	count.fetched = 1;
 	const fetchPage = async (page: number) => {
@@ -373,6 +374,7 @@ export async function graphqlGetMany(
 	if (!selection.returnAll && first.items.length >= selection.limit)
 		return mergePages([first.items], selection);
 	const numbers = remainingPages(first.total, size, selection, first.pages);
+	api.expect(numbers.length);
 	const count = new PageCount(numbers.length + 1);
 	count.fetched = 1;
 	const rest = await mapWithConcurrency(numbers, PAGE_CONCURRENCY, async (page) => {

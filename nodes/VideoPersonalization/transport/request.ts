@@ -8,7 +8,7 @@ import type {
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { type CallContext, type Failure, networkFailure, toNodeApiError } from './errors';
-import { Pacer, type PacerAnswer } from './pacer';
+import type { KeyGate } from './gate';
 import {
 	DEFAULT_RETRY_POLICY,
 	isRetryable,
@@ -75,63 +75,6 @@ export async function pause(ms: number, signal: AbortSignal | undefined): Promis
 	return !signal.aborted;
 }
 
-/**
- * The door every request of one execution waits at: one request at a time, when the pacer says.
- * A 429 seen by any request holds all of them until the pause it asked for ends.
- */
-export class PaceGate {
-	private queue: Promise<void> = Promise.resolve();
-	/** Wakes the request waiting for an answer to come (the pacer sends the first one alone). */
-	private onAnswer?: () => void;
-
-	constructor(readonly pacer: Pacer = new Pacer()) {}
-
-	/** The time this request is sent, or undefined when its turn would come after `deadline` or the execution stopped. */
-	async turn(deadline: number, signal: AbortSignal | undefined): Promise<number | undefined> {
-		const previous = this.queue;
-		let release = () => {};
-		this.queue = new Promise((resolve) => (release = resolve));
-		try {
-			await previous;
-			for (;;) {
-				const now = Date.now();
-				const at = this.pacer.nextSendAt(now);
-				if (at === undefined) {
-					if (!(await this.answerOrTimeout(deadline - now, signal))) return undefined;
-					continue;
-				}
-				if (at <= now) {
-					this.pacer.onSent(now);
-					return now;
-				}
-				if (at > deadline || !(await pause(at - now, signal))) return undefined;
-			}
-		} finally {
-			release();
-		}
-	}
-
-	answered(sentAt: number, answer: PacerAnswer): void {
-		this.pacer.onAnswer(Date.now(), sentAt, answer);
-		this.onAnswer?.();
-	}
-
-	/** True when an answer came before `ms` passed and the execution still runs. */
-	private async answerOrTimeout(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-		if (ms <= 0) return false;
-		let answered = false;
-		const heard = new Promise<void>((resolve) => {
-			this.onAnswer = () => {
-				answered = true;
-				resolve();
-			};
-		});
-		await Promise.race([heard, pause(ms, signal)]);
-		this.onAnswer = undefined;
-		return answered && !signal?.aborted;
-	}
-}
-
 function isStream(body: unknown): body is { destroy: () => void } {
 	return (
 		body !== null &&
@@ -161,7 +104,8 @@ export async function sendWithRetries(
 	ctx: ApiContext,
 	call: RetriedCall,
 	send: SendAttempt,
-	gate: PaceGate,
+	/** The API key's gate; none for requests sent without the key (downloads). */
+	gate: KeyGate | undefined,
 	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
 ): Promise<ApiResponse> {
 	const signal = cancelSignal(ctx);
@@ -191,12 +135,13 @@ export async function sendWithRetries(
 			},
 		);
 
+	let again = false;
 	for (;;) {
-		const sentAt = await gate.turn(call.deadline, signal);
+		const sentAt = gate ? await gate.turn(call.deadline, signal, again) : Date.now();
 		if (signal?.aborted) throw stopped();
 		if (sentAt === undefined || sentAt >= call.deadline) {
 			// Held back by a pause another request drew: say how long the service asked for.
-			const held = gate.pacer.pausedUntil - Date.now();
+			const held = (gate?.pacer.pausedUntil ?? 0) - Date.now();
 			throw giveUp(held > call.deadline - Date.now() ? held : undefined);
 		}
 		sent++;
@@ -208,7 +153,7 @@ export async function sendWithRetries(
 			const response = await send(timeoutMs);
 			const status = response.statusCode;
 			const headers = (response.headers ?? {}) as IDataObject;
-			gate.answered(sentAt, { status, headers });
+			gate?.answered(sentAt, { status, headers });
 			if ((status >= 200 && status < 300) || call.accept?.(status, response.body)) {
 				return { status, headers, body: response.body };
 			}
@@ -220,7 +165,7 @@ export async function sendWithRetries(
 				body: isStream(response.body) ? undefined : response.body,
 			};
 		} catch (error) {
-			gate.answered(sentAt, { status: 0, headers: {} });
+			gate?.answered(sentAt, { status: 0, headers: {} });
 			if (signal?.aborted) throw stopped();
 			failure = networkFailure(error) ?? {
 				kind: 'network',
@@ -239,7 +184,9 @@ export async function sendWithRetries(
 		}
 		last = failure;
 		const now = Date.now();
-		if (failure.kind === 'http' && failure.status === 429) {
+		// A request refused with 429 goes again first: it arrived before the ones now waiting.
+		again = failure.kind === 'http' && failure.status === 429;
+		if (again) {
 			// The gate now holds every request until the pause ends; this one goes again at its turn.
 			const askedMs = parseRetryAfter(retryAfterOf(failure), now);
 			if (askedMs !== undefined && now + askedMs > call.deadline) throw giveUp(askedMs);

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
-import { pollTrigger } from '../../harness/engine.mts';
+import { forgetPacing, pollTrigger } from '../../harness/engine.mts';
 
 const MINUTE = 60_000;
 
@@ -184,6 +184,12 @@ describe('Video Personalization Trigger', () => {
 		expect(await run.poll()).toBeNull();
 		sandbox.faults.clear();
 		sandbox.clock.advance(MINUTE);
+		// A poll within those ten minutes waits for nothing and sends nothing: the key is paused.
+		const before = sandbox.requests.count();
+		expect(await run.poll()).toBeNull();
+		expect(sandbox.requests.count()).toBe(before);
+		// Ten minutes later (the key's pause forgotten: the test cannot wait them), it emits what was left.
+		forgetPacing();
 		await run.poll();
 		// The 30, and the seed's renders that finished meanwhile: each once.
 		expect(run.emitted.map((event) => event.id).sort()).toEqual(
@@ -276,6 +282,10 @@ describe('Video Personalization Trigger', () => {
 				if (order === 'switching' && poll % 50 === 0) {
 					sandbox.setListOrder(poll % 100 === 0 ? 'newest-first' : 'oldest-first');
 				}
+				// The polls are minutes apart on the sandbox's clock but milliseconds apart in real time:
+				// each starts without the pace the key's gate learnt from the injected 429s (pacing has
+				// its own tests; this one is about exactly once).
+				forgetPacing();
 				try {
 					await run.poll();
 				} catch {
