@@ -54,6 +54,8 @@ const MAX_QUIET_MS = 10 * 60_000;
 /** Contended: each step up adds this share of the best pace that held (additive, so processes even out). */
 const SHARE_STEP = 0.1;
 const CONTENDED_HOLD_MS = 1000;
+/** Requests between two refusals that make what got through a measure of this process's share. */
+const MIN_MEASURED = 20;
 /** A refused pace is forgotten after this: the limit (or the key's other users) may have changed. */
 const CEILING_MS = 2 * 60_000;
 /** Answers a pace needs before it counts as held. */
@@ -228,7 +230,8 @@ export class Pacer {
 		if (this.contended) return CONTENDED_HOLD_MS;
 		if (step === LOOK && (this.rate ?? 0) <= this.held) return this.quietMs;
 		const rate = this.rate ?? 1;
-		return (((this.burst + 1) * step) / ((step - 1) * rate)) * 1000;
+		// A quarter longer than the bucket would take to drain: answers come late under load.
+		return ((1.25 * (this.burst + 1) * step) / ((step - 1) * rate)) * 1000;
 	}
 
 	/** A step above any pace that held fits the budget: two refused, then 1.5 % of the requests sent and expected. */
@@ -289,7 +292,8 @@ export class Pacer {
 		if (rate !== undefined && sentAt < this.phase.start) return; // sent at an older pace
 		const seconds = (sentAt - this.since.at) / 1000;
 		// The bucket was empty at the last refusal: what got through since is within the limit.
-		const through = rate !== undefined && seconds > 0 ? (this.since.accepted - 1) / seconds : 0;
+		const accepted = this.since.accepted;
+		const through = rate !== undefined && seconds > 0 ? (accepted - 1) / seconds : 0;
 		this.since = { at: sentAt, accepted: 0 };
 		if (rate === undefined || rate > this.best) this.probesRefused++;
 		if (rate === undefined) {
@@ -299,11 +303,21 @@ export class Pacer {
 			this.floor = (guess * MARGIN) / 4;
 			return this.setPace(guess * MARGIN, resume);
 		}
-		if (rate <= this.held || this.held === 0) {
-			this.contended = this.held > 0;
-			this.held = rate * (this.held === 0 ? 0.5 : 0.9);
-		} else if (this.step() === LOOK) this.quietMs = Math.min(MAX_QUIET_MS, this.quietMs * 2);
-		this.held = Math.max(this.held, this.floor, through * MARGIN);
+		if (this.held === 0) {
+			this.held = Math.max(rate / 2, through * MARGIN); // the guess never held
+		} else if (rate <= this.held) {
+			// A pace that held was refused: the service slowed, other processes use the key, or it
+			// only seemed to hold. Measured over enough requests, what got through since the last
+			// refusal is what this process gets; the best pace is trusted a little less.
+			this.contended = true;
+			const measured = accepted >= MIN_MEASURED ? through : Number.POSITIVE_INFINITY;
+			this.held = Math.min(rate * 0.9, measured);
+			this.best = Math.max(this.held, this.best * 0.9);
+		} else {
+			if (this.step() === LOOK) this.quietMs = Math.min(MAX_QUIET_MS, this.quietMs * 2);
+			this.held = Math.max(this.held, through * MARGIN);
+		}
+		this.held = Math.max(this.held, this.floor);
 		this.ceiling = { rate: Math.max(rate, this.held * LOOK), at: resume };
 		this.setPace(this.held, resume);
 	}
