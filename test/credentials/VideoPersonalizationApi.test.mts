@@ -103,7 +103,9 @@ describe('Video Personalization API credential', () => {
 		});
 		expect(inBody).toEqual({
 			status: 'Error',
-			message: expect.stringMatching(/^The service rejected the API key\. Check the API Key/),
+			message: expect.stringMatching(
+				/^The service rejected the API key\. It is mistyped, revoked or expired/,
+			),
 		});
 
 		const badPath = await testCredential({ apiKey: KEY, baseUrl: `${server.url}/api/v1` });
@@ -240,6 +242,22 @@ describe('Video Personalization API credential', () => {
 				expect(server.requests).toHaveLength(0);
 			}
 			expect(allText(result)).not.toContain(KEY);
+		},
+	);
+
+	it.each([
+		['left empty', '', false],
+		['https to any host', 'https://q.example.com/graphql', false],
+		['http on this machine', 'http://127.0.0.1:5680/v1/graphql', false],
+		['http to localhost', 'http://localhost:5680/graphql', false],
+		['not an address', 'not a url', true],
+		['http to another machine', 'http://q.example.com/graphql', true],
+	])(
+		'shows the GraphQL Endpoint notice for an endpoint %s: %s',
+		async (_case, graphqlEndpoint, shown) => {
+			const type = await credentialType();
+			const notice = type.properties.find((property) => property.name === 'graphqlEndpointNotice')!;
+			expect(NodeHelpers.displayParameter({ graphqlEndpoint }, notice, null, null)).toBe(shown);
 		},
 	);
 
