@@ -2,7 +2,8 @@
 // `npm run test:e2e`: builds the package, gets n8n 2.41.1 (installed on first use into
 // .n8n-e2e/, progress shown), then runs test/e2e/*.e2e.mts with node:test under tsx against the
 // real n8n and the sandbox. Not part of `npm test`. Extra arguments go to node (e.g.
-// --test-name-pattern=trigger).
+// --test-name-pattern=trigger). Every process the tests start is watched by lib/netwatch.cjs:
+// a DNS lookup or a connection off this machine fails the run (README, "Security").
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -37,10 +38,9 @@ const files = readdirSync(dir)
 	.filter((f) => f.endsWith('.e2e.mts'))
 	.sort()
 	.map((f) => join('test', 'e2e', f));
-// Each file runs in its own process (it starts its own sandbox and n8n); node:test reports as it goes.
-// Every process the tests start is watched: a lookup or connection off this machine fails the run.
 const networkLog = join(paths.base, 'netwatch-e2e.log');
 const watched = { ...process.env, ...watchNetwork(networkLog) };
+// Each file runs in its own process (it starts its own sandbox and n8n); node:test reports as it goes.
 let failed = false;
 for (const file of files) {
 	const code = await new Promise((resolvePromise) => {

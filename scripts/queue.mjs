@@ -4,7 +4,9 @@
 // PGHOST/PGPORT/PGUSER/PGPASSWORD or REDIS_HOST/REDIS_PORT/REDIS_PASSWORD say otherwise) and
 // fails at once, naming the one that does not; then builds the package, gets n8n 2.41.1 (as
 // `npm start` does) and runs test/queue/*.queue.mts with node:test under tsx. Not part of
-// `npm test`. Extra arguments go to node (e.g. --test-name-pattern=binary).
+// `npm test`. Extra arguments go to node (e.g. --test-name-pattern=binary). Every process the
+// tests start is watched by lib/netwatch.cjs: a DNS lookup or a connection off this machine
+// fails the run (README, "Security").
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -47,7 +49,6 @@ const files = readdirSync(dir)
 	.filter((f) => f.endsWith('.queue.mts'))
 	.sort()
 	.map((f) => join('test', 'queue', f));
-// Every process the tests start is watched: a lookup or connection off this machine fails the run.
 const networkLog = join(paths.base, 'netwatch-queue.log');
 const watched = { ...process.env, ...watchNetwork(networkLog) };
 let failed = files.length === 0;

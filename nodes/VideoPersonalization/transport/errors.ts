@@ -160,15 +160,8 @@ function addressField(context: CallContext): string {
 	return `the ${endpoint.field} in the credential${endpoint.url ? ` (now ${endpoint.url})` : ''}`;
 }
 
-/** An address without its query (a file address may carry a signature): origin and path. */
-export function shortUrl(url: string): string {
-	try {
-		const parsed = new URL(url);
-		return `${parsed.origin}${parsed.pathname}`;
-	} catch {
-		return url.replace(/[?#].*$/, '');
-	}
-}
+/** An address without its query (a file address may carry a signature). */
+export const shortUrl = (url: string): string => url.replace(/[?#].*$/, '');
 
 /** n8n's SSRF protection refused the address: which one, the setting that allows it, nothing sent. */
 function describeSsrf(
