@@ -2,6 +2,7 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { parseServiceConfig } from '../../nodes/VideoPersonalization/transport/config.ts';
 import { allText, credentialType, runNode, testCredential } from '../harness/engine.mts';
+import { useSandbox } from '../harness/fixtures.mts';
 import { sendJson, startTestServer, type TestServer } from '../harness/httpServer.mts';
 
 const KEY = 'vp_test_key_0123456789';
@@ -268,5 +269,28 @@ describe('Video Personalization API credential', () => {
 		});
 		expect(result.error?.message).toMatch(/Base URL must use https/);
 		expect(allText(result.run)).not.toContain(KEY);
+	});
+});
+
+describe('an expired key', () => {
+	const sandbox = useSandbox();
+
+	it("the credential test names the possible causes; a node run quotes the service's reason", async () => {
+		const s = sandbox();
+		const credentials = { apiKey: s.keys.expired, baseUrl: s.baseUrl };
+		// n8n gives a credential test fixed texts only (README, "Credentials").
+		expect(await testCredential(credentials)).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(
+				/^The service rejected the API key \(401\)\. It is mistyped, revoked or expired/,
+			),
+		});
+		const { error } = await runNode({
+			parameters: { resource: 'video', operation: 'getAll', returnAll: false, limit: 1 },
+			credentials,
+		});
+		expect(error?.description).toMatch(
+			/The service said: "The API key expired on \d{4}-\d{2}-\d{2}T[^;]*; create a new key/,
+		);
 	});
 });
