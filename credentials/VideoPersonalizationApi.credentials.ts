@@ -17,17 +17,23 @@ const GRAPHQL = 'String($credentials.graphqlEndpoint ?? "").trim().replace(/\\/+
 const ADDRESS =
 	'/^(https:\\/\\/[^\\/?#@\\s]+|http:\\/\\/(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?)(\\/[^?#\\s]*)?$/i';
 /**
- * What is wrong with the addresses, as a byte "%01".."%05" (see ADDRESS_PROBLEMS), or "" when
- * nothing is. A refused address becomes the data: URL "data:,%0N": it answers at once with that
- * one byte, no request leaves n8n, the key goes nowhere, and a responseSuccessBody rule on the
- * answer's first byte words the problem (rule messages are fixed text; n8n hands the test an
- * answer without a JSON content type as a Buffer).
+ * What is wrong with the addresses, as one byte 1..5 in base64 (see ADDRESS_PROBLEMS), or "" when
+ * nothing is. A refused address becomes the data: URL REFUSED + that byte: the HTTP client answers
+ * it itself with the byte, nothing leaves n8n, the key goes nowhere, and a responseSuccessBody
+ * rule on the answer's first byte words the problem (rule messages are fixed text; n8n hands the
+ * test an answer without a JSON content type as a Buffer).
  */
 const PROBLEM =
-	`(${BASE} === "" ? "%01"` +
-	` : !${ADDRESS}.test(${BASE}) ? (/^http:\\/\\//i.test(${BASE}) ? "%03" : "%02")` +
-	` : !/\\/v1$/.test(${BASE}) ? "%04"` +
-	` : ${GRAPHQL} !== "" && !${ADDRESS}.test(${GRAPHQL}) ? "%05" : "")`;
+	`(${BASE} === "" ? "AQ=="` +
+	` : !${ADDRESS}.test(${BASE}) ? (/^http:\\/\\//i.test(${BASE}) ? "Aw==" : "Ag==")` +
+	` : !/\\/v1$/.test(${BASE}) ? "BA=="` +
+	` : ${GRAPHQL} !== "" && !${ADDRESS}.test(${GRAPHQL}) ? "BQ==" : "")`;
+/**
+ * The data: URL carries a host for n8n's SSRF check, which looks up the host of every URL (an
+ * empty one fails it): [100::] is IPv6's discard-only prefix (RFC 6666), outside n8n's blocked
+ * ranges, and is never contacted since data: URLs are not sent.
+ */
+const REFUSED = 'data://[100::]/refused;base64,';
 
 /** The messages for PROBLEM's bytes 1 to 5, in order. */
 const ADDRESS_PROBLEMS: string[] = [
@@ -41,7 +47,19 @@ const ADDRESS_PROBLEMS: string[] = [
 		'without a user name, query or fragment, or leave it empty to use the Base URL followed by /graphql.',
 ];
 
-const CHECK_KEY = 'Check the API Key: copy it again from the developer dashboard.';
+/** Values of an address field that are http:// to this machine, as notice conditions. */
+const LOOPBACK_HTTP = [
+	'http://localhost',
+	...['localhost:', 'localhost/', '127.', '[::1]'].map((host) => ({
+		_cnd: { startsWith: `http://${host}` },
+	})),
+];
+
+// The service's own reason (an expired key, say) cannot be shown here: n8n gives a credential
+// test fixed rule texts and the status line only, never the answer's body (README, "Credentials").
+const CHECK_KEY =
+	'It is mistyped, revoked or expired: copy it again from the developer dashboard, or create a new ' +
+	"key there. Any operation run with this credential shows the service's own reason.";
 
 const wrongQueryAddress = (status: number): string =>
 	`Nothing takes queries at the GraphQL endpoint (${status}). If the service takes queries somewhere other than ` +
@@ -124,14 +142,7 @@ export class VideoPersonalizationApi implements ICredentialType {
 			// A hint only: the nodes and the credential test refuse any non-loopback http address.
 			displayOptions: {
 				show: { baseUrl: [{ _cnd: { startsWith: 'http://' } }] },
-				hide: {
-					baseUrl: [
-						'http://localhost',
-						...['localhost:', 'localhost/', '127.', '[::1]'].map((host) => ({
-							_cnd: { startsWith: `http://${host}` },
-						})),
-					],
-				},
+				hide: { baseUrl: LOOPBACK_HTTP },
 			},
 		},
 		{
@@ -142,6 +153,18 @@ export class VideoPersonalizationApi implements ICredentialType {
 			placeholder: 'https://api.example.com/v1/graphql',
 			description:
 				'Where template, user and organisation queries are sent. Leave empty to use the Base URL followed by /graphql.',
+		},
+		{
+			displayName:
+				'The GraphQL Endpoint must be a full https:// address (http:// only for localhost), or empty',
+			name: 'graphqlEndpointNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: {
+				hide: {
+					graphqlEndpoint: ['', { _cnd: { startsWith: 'https://' } }, ...LOOPBACK_HTTP],
+				},
+			},
 		},
 	];
 
@@ -160,8 +183,8 @@ export class VideoPersonalizationApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			method: `={{ ${PROBLEM} === "" ? "POST" : "GET" }}` as IHttpRequestMethods,
-			// A refused address never gets the key: it becomes a data: URL (PROBLEM above).
-			url: `={{ ${PROBLEM} === "" ? (${GRAPHQL} || ${BASE} + "/graphql") : "data:," + ${PROBLEM} }}`,
+			// A refused address never gets the key: it becomes a data: URL (PROBLEM, REFUSED above).
+			url: `={{ ${PROBLEM} === "" ? (${GRAPHQL} || ${BASE} + "/graphql") : "${REFUSED}" + ${PROBLEM} }}`,
 			body: { query: 'query CredentialTest { viewer { __typename } }' },
 			disableFollowRedirect: true,
 		},

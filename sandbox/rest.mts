@@ -119,14 +119,15 @@ export function videoJson(
 ): Record<string, unknown> {
 	const status = app.store.videoStatus(video, now);
 	const done = status === 'published';
+	const files = app.store.fileBaseUrl ?? app.cdnUrl;
 	return {
 		id: video.id,
 		title: video.title,
 		status,
 		duration: done ? video.duration : null,
 		created_at: iso(video.createdAt),
-		url: done ? `${app.cdnUrl}/videos/${video.id}.mp4` : null,
-		thumbnail: done ? `${app.cdnUrl}/videos/${video.id}.jpg` : null,
+		url: done ? `${files}/videos/${video.id}.mp4` : null,
+		thumbnail: done ? `${files}/videos/${video.id}.jpg` : null,
 	};
 }
 

@@ -254,6 +254,11 @@ export class Store {
 	render: ResolvedRender;
 	listOrder: ListOrder;
 	graphql: Required<GraphqlOptions>;
+	/**
+	 * Tests: where answers say published videos' files are (`<fileBaseUrl>/videos/<id>.mp4|.jpg`)
+	 * instead of the sandbox's CDN, as a service answer pointing elsewhere would.
+	 */
+	fileBaseUrl: string | undefined = undefined;
 	uploadLimits: Record<AssetType, number>;
 
 	readonly organisations = new Map<string, OrganisationRecord>();

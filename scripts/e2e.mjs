@@ -2,12 +2,21 @@
 // `npm run test:e2e`: builds the package, gets n8n 2.41.1 (installed on first use into
 // .n8n-e2e/, progress shown), then runs test/e2e/*.e2e.mts with node:test under tsx against the
 // real n8n and the sandbox. Not part of `npm test`. Extra arguments go to node (e.g.
-// --test-name-pattern=trigger).
+// --test-name-pattern=trigger). Every process the tests start is watched by lib/netwatch.cjs:
+// a DNS lookup or a connection off this machine fails the run (README, "Security").
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureBuilt, ensureN8n, findRoot, makeLogger, projectPaths } from './lib/n8n.mjs';
+import {
+	ensureBuilt,
+	ensureN8n,
+	findRoot,
+	makeLogger,
+	projectPaths,
+	reportNetwork,
+	watchNetwork,
+} from './lib/n8n.mjs';
 
 const log = makeLogger('e2e');
 const root = findRoot(dirname(fileURLToPath(import.meta.url)));
@@ -29,6 +38,8 @@ const files = readdirSync(dir)
 	.filter((f) => f.endsWith('.e2e.mts'))
 	.sort()
 	.map((f) => join('test', 'e2e', f));
+const networkLog = join(paths.base, 'netwatch-e2e.log');
+const watched = { ...process.env, ...watchNetwork(networkLog) };
 // Each file runs in its own process (it starts its own sandbox and n8n); node:test reports as it goes.
 let failed = false;
 for (const file of files) {
@@ -36,7 +47,7 @@ for (const file of files) {
 		const child = spawn(
 			process.execPath,
 			['--import', 'tsx', '--test-reporter=spec', ...process.argv.slice(2), file],
-			{ cwd: root, stdio: 'inherit' },
+			{ cwd: root, stdio: 'inherit', env: watched },
 		);
 		const forward = (signal) => child.kill(signal);
 		process.on('SIGINT', forward);
@@ -49,6 +60,7 @@ for (const file of files) {
 	});
 	if (code !== 0) failed = true;
 }
+if (!reportNetwork(log, networkLog)) failed = true;
 log(
 	`${failed ? 'FAILED' : 'passed'} in ${seconds()} (including the build${files.length ? '' : '; no test files found'})`,
 );

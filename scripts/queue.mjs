@@ -4,12 +4,22 @@
 // PGHOST/PGPORT/PGUSER/PGPASSWORD or REDIS_HOST/REDIS_PORT/REDIS_PASSWORD say otherwise) and
 // fails at once, naming the one that does not; then builds the package, gets n8n 2.41.1 (as
 // `npm start` does) and runs test/queue/*.queue.mts with node:test under tsx. Not part of
-// `npm test`. Extra arguments go to node (e.g. --test-name-pattern=binary).
+// `npm test`. Extra arguments go to node (e.g. --test-name-pattern=binary). Every process the
+// tests start is watched by lib/netwatch.cjs: a DNS lookup or a connection off this machine
+// fails the run (README, "Security").
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureBuilt, ensureN8n, findRoot, makeLogger, projectPaths } from './lib/n8n.mjs';
+import {
+	ensureBuilt,
+	ensureN8n,
+	findRoot,
+	makeLogger,
+	projectPaths,
+	reportNetwork,
+	watchNetwork,
+} from './lib/n8n.mjs';
 import { ServiceUnavailableError, checkServices, serviceAddresses } from './lib/queue.mjs';
 
 const log = makeLogger('test:queue');
@@ -39,13 +49,15 @@ const files = readdirSync(dir)
 	.filter((f) => f.endsWith('.queue.mts'))
 	.sort()
 	.map((f) => join('test', 'queue', f));
+const networkLog = join(paths.base, 'netwatch-queue.log');
+const watched = { ...process.env, ...watchNetwork(networkLog) };
 let failed = files.length === 0;
 for (const file of files) {
 	const code = await new Promise((resolvePromise) => {
 		const child = spawn(
 			process.execPath,
 			['--import', 'tsx', '--test-reporter=spec', ...process.argv.slice(2), file],
-			{ cwd: root, stdio: 'inherit' },
+			{ cwd: root, stdio: 'inherit', env: watched },
 		);
 		const forward = (signal) => child.kill(signal);
 		process.on('SIGINT', forward);
@@ -58,6 +70,7 @@ for (const file of files) {
 	});
 	if (code !== 0) failed = true;
 }
+if (!reportNetwork(log, networkLog)) failed = true;
 log(
 	`${failed ? 'FAILED' : 'passed'} in ${seconds()} (including the build${files.length ? '' : '; no test files found'})`,
 );

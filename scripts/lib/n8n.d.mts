@@ -41,6 +41,21 @@ export function ensureBuilt(paths: Paths, log: Log, force?: boolean): void;
 export function installPackage(paths: Paths, userFolder: string): string;
 export function freePort(): Promise<number>;
 export function portInUse(port: number): Promise<boolean>;
+export const NETWATCH_HOOK: string;
+export interface NetwatchEntry {
+	at: string;
+	pid: number;
+	process: string;
+	/** dns.lookup, dns.resolve4, ..., connect or udp */
+	kind: string;
+	host: string;
+	port?: number;
+}
+export function netwatchEnv(env?: NodeJS.ProcessEnv): Record<string, string>;
+export function readNetwatch(file: string): NetwatchEntry[];
+export function watchNetwork(file: string): Record<string, string>;
+export function reportNetwork(log: Log, file: string): boolean;
+export const SSRF_PROTECTION_ENV: Record<string, string>;
 export function n8nEnv(
 	runtime: Runtime,
 	options: {

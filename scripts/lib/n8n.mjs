@@ -17,6 +17,7 @@ import {
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const N8N_VERSION = '2.41.1';
 export const NODE_MAJOR = 24;
@@ -325,6 +326,65 @@ export function portInUse(port) {
 	});
 }
 
+/** The preload that logs and refuses traffic off this machine (netwatch.cjs). */
+export const NETWATCH_HOOK = fileURLToPath(new URL('./netwatch.cjs', import.meta.url));
+
+/**
+ * NODE_OPTIONS that preload netwatch.cjs when VP_NETWATCH names a log file (the e2e and queue
+ * runners set it), else nothing: every n8n and sandbox process the scripts start is watched then.
+ */
+export function netwatchEnv(env = process.env) {
+	if (!env.VP_NETWATCH) return {};
+	const preload = `--require ${JSON.stringify(NETWATCH_HOOK)}`;
+	const current = env.NODE_OPTIONS ?? '';
+	return {
+		VP_NETWATCH: env.VP_NETWATCH,
+		NODE_OPTIONS: current.includes(NETWATCH_HOOK) ? current : `${current} ${preload}`.trim(),
+	};
+}
+
+/**
+ * n8n's SSRF protection on, as README "Security" sets it for the sandbox: n8n's default blocked
+ * ranges (loopback among them) and the sandbox's address allowed by IP range.
+ */
+export const SSRF_PROTECTION_ENV = {
+	N8N_SSRF_PROTECTION_ENABLED: 'true',
+	N8N_SSRF_ALLOWED_IP_RANGES: '127.0.0.1/32',
+};
+
+/**
+ * The environment under which every process (the test process, n8n, its task runner, the
+ * sandbox) is watched by netwatch.cjs into `file`, emptied first. For the e2e and queue runners.
+ */
+export function watchNetwork(file) {
+	writeFileSync(file, '');
+	return netwatchEnv({ ...process.env, VP_NETWATCH: file });
+}
+
+/** Logs what netwatch.cjs recorded in `file`; false when anything tried to leave the machine. */
+export function reportNetwork(log, file) {
+	const calls = readNetwatch(file);
+	if (calls.length === 0) {
+		log('network: every process reached loopback only (no lookup or connection off this machine)');
+		return true;
+	}
+	log(`FAILED: ${calls.length} lookup(s) or connection(s) off this machine, refused (${file}):`);
+	for (const call of calls.slice(0, 20))
+		log(
+			`  ${call.kind} ${call.host}${call.port ? `:${call.port}` : ''} by pid ${call.pid} (${call.process})`,
+		);
+	return false;
+}
+
+/** What netwatch.cjs recorded in `file`: one entry per lookup or connection that would leave the machine. */
+export function readNetwatch(file) {
+	if (!existsSync(file)) return [];
+	return readFileSync(file, 'utf8')
+		.split('\n')
+		.filter((line) => line.trim())
+		.map((line) => JSON.parse(line));
+}
+
 /** n8n's environment for a user folder: loopback only, no telemetry or calls home, quiet. */
 export function n8nEnv(runtime, { userFolder, port, brokerPort, logLevel = 'info', extra = {} }) {
 	return toolEnv(runtime, {
@@ -340,6 +400,8 @@ export function n8nEnv(runtime, { userFolder, port, brokerPort, logLevel = 'info
 		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_DIAGNOSTICS_ENABLED: 'false',
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		// The MCP registry module looks up api.n8n.io at every start otherwise.
+		N8N_DISABLED_MODULES: 'mcp-registry',
 		N8N_TEMPLATES_ENABLED: 'false',
 		N8N_PERSONALIZATION_ENABLED: 'false',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
@@ -348,6 +410,7 @@ export function n8nEnv(runtime, { userFolder, port, brokerPort, logLevel = 'info
 		GENERIC_TIMEZONE: 'UTC',
 		TZ: 'UTC',
 		NODE_ENV: 'production',
+		...netwatchEnv(),
 		...extra,
 	});
 }
@@ -419,7 +482,7 @@ function balancedObjectEnd(text, start) {
 }
 
 function killGroup(child, signal) {
-	if (child.exitCode !== null || child.signalCode !== null) return;
+	if (!child || child.exitCode !== null || child.signalCode !== null) return;
 	try {
 		process.kill(-child.pid, signal);
 	} catch {
@@ -465,6 +528,7 @@ export function startSandboxProcess(paths, args, { logFile } = {}) {
 		const tsx = join(paths.root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 		const child = spawn(process.execPath, [tsx, 'sandbox/cli.mts', ...args], {
 			cwd: paths.root,
+			env: { ...process.env, ...netwatchEnv() },
 			stdio: ['ignore', 'pipe', 'pipe'],
 			detached: true,
 		});

@@ -2,6 +2,7 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { parseServiceConfig } from '../../nodes/VideoPersonalization/transport/config.ts';
 import { allText, credentialType, runNode, testCredential } from '../harness/engine.mts';
+import { useSandbox } from '../harness/fixtures.mts';
 import { sendJson, startTestServer, type TestServer } from '../harness/httpServer.mts';
 
 const KEY = 'vp_test_key_0123456789';
@@ -103,7 +104,9 @@ describe('Video Personalization API credential', () => {
 		});
 		expect(inBody).toEqual({
 			status: 'Error',
-			message: expect.stringMatching(/^The service rejected the API key\. Check the API Key/),
+			message: expect.stringMatching(
+				/^The service rejected the API key\. It is mistyped, revoked or expired/,
+			),
 		});
 
 		const badPath = await testCredential({ apiKey: KEY, baseUrl: `${server.url}/api/v1` });
@@ -243,6 +246,22 @@ describe('Video Personalization API credential', () => {
 		},
 	);
 
+	it.each([
+		['left empty', '', false],
+		['https to any host', 'https://q.example.com/graphql', false],
+		['http on this machine', 'http://127.0.0.1:5680/v1/graphql', false],
+		['http to localhost', 'http://localhost:5680/graphql', false],
+		['not an address', 'not a url', true],
+		['http to another machine', 'http://q.example.com/graphql', true],
+	])(
+		'shows the GraphQL Endpoint notice for an endpoint %s: %s',
+		async (_case, graphqlEndpoint, shown) => {
+			const type = await credentialType();
+			const notice = type.properties.find((property) => property.name === 'graphqlEndpointNotice')!;
+			expect(NodeHelpers.displayParameter({ graphqlEndpoint }, notice, null, null)).toBe(shown);
+		},
+	);
+
 	it('refuses to run a node against a plain-http remote host and names the credential field', async () => {
 		const result = await runNode({
 			parameters: { resource: 'video', operation: 'getAll', returnAll: true },
@@ -250,5 +269,28 @@ describe('Video Personalization API credential', () => {
 		});
 		expect(result.error?.message).toMatch(/Base URL must use https/);
 		expect(allText(result.run)).not.toContain(KEY);
+	});
+});
+
+describe('an expired key', () => {
+	const sandbox = useSandbox();
+
+	it("the credential test names the possible causes; a node run quotes the service's reason", async () => {
+		const s = sandbox();
+		const credentials = { apiKey: s.keys.expired, baseUrl: s.baseUrl };
+		// n8n gives a credential test fixed texts only (README, "Credentials").
+		expect(await testCredential(credentials)).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(
+				/^The service rejected the API key \(401\)\. It is mistyped, revoked or expired/,
+			),
+		});
+		const { error } = await runNode({
+			parameters: { resource: 'video', operation: 'getAll', returnAll: false, limit: 1 },
+			credentials,
+		});
+		expect(error?.description).toMatch(
+			/The service said: "The API key expired on \d{4}-\d{2}-\d{2}T[^;]*; create a new key/,
+		);
 	});
 });

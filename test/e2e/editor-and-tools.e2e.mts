@@ -16,6 +16,7 @@ import {
 	N8nApi,
 	type Paths,
 	type Runtime,
+	SSRF_PROTECTION_ENV,
 	ensureN8n,
 	findRoot,
 	freePort,
@@ -102,8 +103,9 @@ describe(
 				userFolder,
 				port,
 				brokerPort: await freePort(),
-				// What n8n 2.41 needs to offer a community node as a tool.
-				extra: { N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true' },
+				// What n8n 2.41 needs to offer a community node as a tool; SSRF protection on, the
+				// sandbox allowed by IP range (README "Security").
+				extra: { N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true', ...SSRF_PROTECTION_ENV },
 			});
 			// Listing templates needs admin access (spec, section 5): the tools use an admin's key.
 			const credentialsFile = join(userFolder, 'credentials.json');

@@ -3,7 +3,8 @@
 // unchanged with `n8n import:workflow` (their credential id imported with
 // `n8n import:credentials`), run with `n8n execute --id`, and their output is checked against
 // what the sandbox holds; then the trigger example is published in a running n8n and must fire
-// for a video that finishes afterwards.
+// for a video that finishes afterwards. n8n runs with its SSRF protection on (the sandbox allowed
+// by IP range), as a security-minded administrator runs it.
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import {
 	N8nApi,
 	type Paths,
 	type Runtime,
+	SSRF_PROTECTION_ENV,
 	ensureN8n,
 	findRoot,
 	freePort,
@@ -137,7 +139,13 @@ describe('example workflows in a real n8n', { timeout: 20 * 60_000 }, () => {
 		rmSync(userFolder, { recursive: true, force: true });
 		mkdirSync(userFolder, { recursive: true });
 		installPackage(paths, userFolder);
-		env = n8nEnv(runtime, { userFolder, port: await freePort(), brokerPort: await freePort() });
+		// n8n's SSRF protection on, the sandbox allowed by IP range (README "Security").
+		env = n8nEnv(runtime, {
+			userFolder,
+			port: await freePort(),
+			brokerPort: await freePort(),
+			extra: SSRF_PROTECTION_ENV,
+		});
 		log(`n8n user folder ${userFolder}; sandbox ${sandbox.baseUrl}, CDN ${sandbox.cdnUrl}`);
 	});
 

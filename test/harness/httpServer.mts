@@ -20,6 +20,7 @@ export interface TestServer {
  */
 export async function startTestServer(
 	handler: (request: RecordedRequest, response: ServerResponse) => void,
+	host = '127.0.0.1',
 ): Promise<TestServer> {
 	const requests: RecordedRequest[] = [];
 	const server = createServer((request, response) => {
@@ -36,10 +37,10 @@ export async function startTestServer(
 			handler(recorded, response);
 		});
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	await new Promise<void>((resolve) => server.listen(0, host, resolve));
 	const { port } = server.address() as AddressInfo;
 	return {
-		url: `http://127.0.0.1:${port}`,
+		url: `http://${host}:${port}`,
 		requests,
 		close: async () => {
 			server.closeAllConnections();

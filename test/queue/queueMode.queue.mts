@@ -675,6 +675,13 @@ describe(
 				// The Wait for Completion run died with its worker: no output, although its videos exist
 				// and were reported by the trigger.
 				assert.notEqual(waitingRun.status, 'success');
+				// What the user sees on that execution (README, "Long renders in queue mode").
+				const lost = waitingRun.data.resultData.error?.message ?? '';
+				log(`the killed Wait for Completion run: status "${waitingRun.status}", error "${lost}"`);
+				assert.match(
+					lost,
+					/^This execution failed to be processed too many times and will no longer retry\./,
+				);
 				assert.equal(
 					waitingRun.data.resultData.runData['Summary'],
 					undefined,

@@ -178,7 +178,8 @@ export class ServiceClient {
 
 	/** Which credential field a request's address comes from, and that address, for its errors. */
 	private endpointOf(request: ServiceRequest): CallContext['endpoint'] {
-		if (typeof this.service === 'function' || request.to === 'file') return undefined;
+		if (request.to === 'file') return { field: 'file', url: request.url };
+		if (typeof this.service === 'function') return undefined;
 		return request.to === 'graphql'
 			? { field: 'GraphQL Endpoint', url: this.service.graphqlUrl }
 			: { field: 'Base URL', url: this.service.baseUrl };
@@ -211,6 +212,8 @@ export class ServiceClient {
 					encoding: 'stream',
 					returnFullResponse: true,
 					ignoreHttpStatusErrors: true,
+					// download.ts checks where a redirect leads before following it.
+					disableFollowRedirect: true,
 					timeout,
 					...(abortSignal ? { abortSignal } : {}),
 				})) as IN8nHttpFullResponse;

@@ -18,6 +18,24 @@ export function isLoopbackHost(hostname: string): boolean {
 	return LOOPBACK_HOSTS.has(hostname.toLowerCase()) || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
+/**
+ * Why the node will not fetch a file address the service gave, or undefined when it will: the Base
+ * URL's rule (https, or http on this machine), so an answer cannot point the node into a network.
+ */
+export function fileUrlProblem(raw: string): string | undefined {
+	let url: URL;
+	try {
+		url = new URL(raw);
+	} catch {
+		return 'is not a valid address';
+	}
+	if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname)))
+		return undefined;
+	return url.protocol === 'http:'
+		? 'is http:// to another machine'
+		: `is not https:// but ${url.protocol}`;
+}
+
 function parseHttpUrl(
 	raw: string,
 	label: string,

@@ -1,8 +1,12 @@
-import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { CallDescription, ServiceClient } from './client';
+import { fileUrlProblem } from './config';
+import { shortUrl } from './errors';
 
 export const DOWNLOAD_TIMEOUT_MS = 30 * 60_000;
+const MAX_REDIRECTS = 5;
 
 /** A rendered file to fetch, and what to call it in n8n's binary store. */
 export interface FileDownload extends CallDescription {
@@ -14,27 +18,73 @@ export interface FileDownload extends CallDescription {
 
 /**
  * Downloads a rendered file from the content host into n8n's binary store as a stream.
- * Sent without credentials: the API key goes only to the API's own addresses.
+ * Sent without credentials: the API key goes only to the API's own addresses. Every address,
+ * each redirect's too, must pass the Base URL's rule before anything is sent to it, and goes
+ * through n8n's request helper (its SSRF protection, when on).
  */
 export async function downloadToBinary(
 	ctx: IExecuteFunctions,
 	api: ServiceClient,
 	file: FileDownload,
 ): Promise<IBinaryData> {
-	const response = await api.send({
-		to: 'file',
-		url: file.url,
-		action: file.action,
-		itemIndex: file.itemIndex,
-		idempotent: true,
-		timeoutMs: DOWNLOAD_TIMEOUT_MS,
-	});
-	const headerType = response.headers['content-type'];
-	const type =
-		typeof headerType === 'string' && headerType ? headerType.split(';')[0].trim() : file.mimeType;
-	return await ctx.helpers.prepareBinaryData(
-		response.body as Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0],
-		file.fileName,
-		type,
-	);
+	let url = file.url;
+	for (let redirects = 0; ; redirects++) {
+		const problem = fileUrlProblem(url);
+		if (problem) {
+			const via = redirects ? 'the content host redirected it to an address that' : 'its address';
+			throw new NodeOperationError(ctx.getNode(), `Refused to ${file.action}: ${via} ${problem}`, {
+				itemIndex: file.itemIndex,
+				description:
+					`Nothing was sent to ${shortUrl(url)}. Files are downloaded over https://, or http:// on this ` +
+					'machine (localhost, 127.x.x.x, [::1]) only, as the Base URL (README, "Security").',
+			});
+		}
+		const response = await api.send({
+			to: 'file',
+			url,
+			action: file.action,
+			itemIndex: file.itemIndex,
+			idempotent: true,
+			timeoutMs: DOWNLOAD_TIMEOUT_MS,
+			accept: (status) => status >= 300 && status < 400,
+		});
+		const { headers, status } = response;
+		if (status < 300) {
+			const headerType = headers['content-type'];
+			const type =
+				typeof headerType === 'string' && headerType
+					? headerType.split(';')[0].trim()
+					: file.mimeType;
+			return await ctx.helpers.prepareBinaryData(
+				response.body as Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0],
+				file.fileName,
+				type,
+			);
+		}
+		(response.body as { destroy?: () => void } | undefined)?.destroy?.();
+		const location = typeof headers.location === 'string' ? headers.location : '';
+		if (!location || redirects >= MAX_REDIRECTS) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Could not ${file.action}: the content host answered ${status} ` +
+					(location ? `after ${MAX_REDIRECTS} redirects` : 'without saying where the file is'),
+				{ itemIndex: file.itemIndex },
+			);
+		}
+		try {
+			url = new URL(location, url).href;
+		} catch {
+			url = location; // refused above as not a valid address
+		}
+	}
+}
+
+/**
+ * Continue On Fail for a published video whose file could not be downloaded: its item keeps the
+ * video's fields (and a file already downloaded) beside the error. n8n would replace the fields
+ * with the error alone if the item carried it as an error, so it stays on the main output.
+ */
+export function keepVideoWithError(item: INodeExecutionData, error: unknown): void {
+	const failed = error as Error & { description?: string | null };
+	item.json = { ...item.json, error: failed.message, details: failed.description ?? null };
 }

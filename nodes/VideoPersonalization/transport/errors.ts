@@ -5,6 +5,8 @@ import { NodeApiError } from 'n8n-workflow';
 export type Failure =
 	| { kind: 'http'; status: number; headers: IDataObject; body: unknown }
 	| { kind: 'network'; code: string; detail: string }
+	/** n8n's SSRF protection refused the address before anything was sent. */
+	| { kind: 'ssrf'; ip?: string; blockedHostname?: string }
 	| { kind: 'graphql'; errors: GraphqlErrorEntry[] }
 	| { kind: 'shape'; detail: string }
 	/** The record asked for does not exist: a 404, a GraphQL NOT_FOUND, or a lookup answered with null. */
@@ -47,8 +49,8 @@ export interface CallContext {
 	/** True when a call that creates something may have been carried out anyway (dropped connection, 5xx). */
 	mayHaveCommitted?: boolean;
 	itemIndex?: number;
-	/** The credential field the address came from and the address, so messages can name both. */
-	endpoint?: { field: 'Base URL' | 'GraphQL Endpoint'; url: string };
+	/** Where the address came from (a credential field, or a file address the service gave) and the address. */
+	endpoint?: { field: 'Base URL' | 'GraphQL Endpoint' | 'file'; url: string };
 }
 
 export interface DescribedFailure {
@@ -153,7 +155,41 @@ function retriedNote(context: CallContext): string {
 /** "the Base URL in the credential (https://api.example.com/v1)", or without the address when unknown. */
 function addressField(context: CallContext): string {
 	const endpoint = context.endpoint ?? { field: 'Base URL', url: '' };
+	if (endpoint.field === 'file')
+		return `the file address the service gave (${shortUrl(endpoint.url)})`;
 	return `the ${endpoint.field} in the credential${endpoint.url ? ` (now ${endpoint.url})` : ''}`;
+}
+
+/** An address without its query (a file address may carry a signature). */
+export const shortUrl = (url: string): string => url.replace(/[?#].*$/, '');
+
+/** n8n's SSRF protection refused the address: which one, the setting that allows it, nothing sent. */
+function describeSsrf(
+	failure: Extract<Failure, { kind: 'ssrf' }>,
+	context: CallContext,
+): DescribedFailure {
+	let host = '';
+	try {
+		host = new URL(context.endpoint?.url ?? '').hostname.replace(/^\[|\]$/g, '');
+	} catch {
+		// No address known: name what n8n named.
+	}
+	const { ip, blockedHostname } = failure;
+	const named = host && host !== ip && !/^[\d.]+$|:/.test(host) ? host : undefined;
+	const target =
+		blockedHostname ?? (named && ip ? `${named} (${ip})` : ip || host || 'the address');
+	const allow = blockedHostname
+		? `adding ${blockedHostname} to N8N_SSRF_ALLOWED_HOSTNAMES (it is in N8N_SSRF_BLOCKED_HOSTNAMES)`
+		: `adding ${ip ? `${ip}/${ip.includes(':') ? 128 : 32}` : 'its address range'} to N8N_SSRF_ALLOWED_IP_RANGES` +
+			(named
+				? ` or ${named} to N8N_SSRF_ALLOWED_HOSTNAMES`
+				: ' (N8N_SSRF_ALLOWED_HOSTNAMES allows names, not an address written as numbers)');
+	return {
+		message: `n8n's SSRF protection refused to ${context.action}: ${target} is a blocked address, so nothing was sent`,
+		description:
+			`The address comes from ${addressField(context)}. An n8n administrator can allow it by ${allow}, ` +
+			'then restarting n8n (README, "Security").',
+	};
 }
 
 /** A 404 or 405 for the whole query request: the address is wrong, no record was looked up. */
@@ -387,6 +423,8 @@ export function describeFailure(failure: Failure, context: CallContext): Describ
 			return describeHttp(failure, context);
 		case 'network':
 			return describeNetwork(failure, context);
+		case 'ssrf':
+			return describeSsrf(failure, context);
 		case 'graphql':
 			return describeGraphql(failure, context);
 		case 'notFound':
@@ -496,6 +534,13 @@ export function networkFailure(error: unknown): Failure | undefined {
 		.map((entry) => entry.message)
 		.filter((text): text is string => typeof text === 'string');
 	const text = messages.join(' ');
+	// n8n's SSRF protection (n8n 2.41: @n8n/backend-network) refuses before connecting.
+	const refused = chain.find((entry) => /^SsrfBlocked(Ip|Hostname)Error$/.test(String(entry.name)));
+	if (refused) {
+		const ip = typeof refused.ip === 'string' ? refused.ip : undefined;
+		const name = refused.name === 'SsrfBlockedHostnameError' ? refused.hostname : undefined;
+		return { kind: 'ssrf', ip, blockedHostname: typeof name === 'string' ? name : undefined };
+	}
 	if (codes.includes('ERR_CANCELED') || chain.some((entry) => entry.name === 'AbortError'))
 		return undefined;
 	if (

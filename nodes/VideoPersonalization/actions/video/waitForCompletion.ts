@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ServiceClient } from '../../transport/client';
-import { downloadToBinary } from '../../transport/download';
+import { downloadToBinary, keepVideoWithError } from '../../transport/download';
 import { fetchRestPage, fetchRestPageAtServiceSize } from '../../transport/pagination';
 import {
 	createdAtMs,
@@ -314,8 +314,12 @@ export async function waitForCreatedVideos(
 		try {
 			await attachDownloads(ctx, api, entry, video);
 		} catch (error) {
-			entry.result.error = error as Error;
-			entry.result.output = [];
+			if (ctx.continueOnFail()) {
+				keepVideoWithError(entry.result.output[0], error);
+			} else {
+				entry.result.error = error as Error;
+				entry.result.output = [];
+			}
 		}
 	}
 }
