@@ -49,7 +49,7 @@ async function lookUpTyped(
 	if (!typed) {
 		throw new NodeOperationError(
 			api.ctx.getNode(),
-			"Your API key may not list templates (only admins may). Type a template's exact name or ID in the search box, or choose By Name.",
+			"Your API key may not list templates (only admins may). Type a template's exact name or ID in the search box, or choose By name.",
 		);
 	}
 	const action = 'find the template typed in the picker';

@@ -19,7 +19,7 @@ import { tryGraphql } from '../transport/graphql';
 
 const UNRESOLVED_EXPRESSION =
 	'The Template is an expression that can only be worked out when the workflow runs. Use Key-Value Pairs or ' +
-	'JSON, or choose the template By Name or By ID to see its fields.';
+	'JSON, or choose the template By name or By ID to see its fields.';
 
 /** A template by ID or by name, as the lookup takes it. */
 export type TemplateCriteria = { id: string } | { name: string };
@@ -96,7 +96,7 @@ export async function getTemplateFields(
 	if (!template) {
 		return {
 			fields: [],
-			emptyFieldsNotice: `No template has the ${label}. Check it against the service's template library, or pick it From List if your API key may list templates.`,
+			emptyFieldsNotice: `No template has the ${label}. Check it against the service's template library, or pick it From list if your API key may list templates.`,
 		};
 	}
 	return template.fields.length > 0

@@ -9,7 +9,7 @@ import type { ServiceClient } from '../../transport/client';
 import { fieldError } from '../common';
 
 /**
- * By Name is the default: every key may look a template up, while listing them needs admin
+ * By name is the default: every key may look a template up, while listing them needs admin
  * access (docs/service-facts.md, "Who may call what"); for other keys the list finds exact names.
  */
 export function templateLocator(description: string): INodeProperties {
@@ -34,7 +34,7 @@ export function templateLocator(description: string): INodeProperties {
 				placeholder: 'e.g. tpl_8f2c1a',
 			},
 			{
-				displayName: 'By Name',
+				displayName: 'By name',
 				name: 'name',
 				type: 'string',
 				placeholder: 'e.g. Welcome Video',

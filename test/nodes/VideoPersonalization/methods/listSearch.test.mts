@@ -96,7 +96,7 @@ describe('searchTemplates (Template picker)', () => {
 		);
 		expect(refused).toBeInstanceOf(Error);
 		expect((refused as Error).message).toBe(
-			"Your API key may not list templates (only admins may). Type a template's exact name or ID in the search box, or choose By Name.",
+			"Your API key may not list templates (only admins may). Type a template's exact name or ID in the search box, or choose By name.",
 		);
 		expect((refused as { description?: string }).description ?? '').toBe('');
 	});
