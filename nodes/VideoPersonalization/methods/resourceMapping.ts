@@ -22,7 +22,7 @@ const UNRESOLVED_EXPRESSION =
 	'JSON, or choose the template By name or By ID to see its fields.';
 
 /** A template by ID or by name, as the lookup takes it. */
-export type TemplateCriteria = { id: string } | { name: string };
+export type TemplateLookup = { id: string } | { name: string };
 
 export interface TemplateWithFields {
 	id: string;
@@ -36,7 +36,7 @@ export interface TemplateWithFields {
  */
 export async function fetchTemplateFields(
 	api: ServiceClient,
-	criteria: TemplateCriteria,
+	criteria: TemplateLookup,
 	call: { action: string; itemIndex?: number },
 ): Promise<TemplateWithFields | undefined> {
 	let subfields: string[] = [...TEMPLATE_FIELD_SUBFIELDS];
@@ -63,7 +63,7 @@ export async function fetchTemplateFields(
 }
 
 /** The template chosen in Create, as the editor has it: by ID (From List or By ID) or by name. */
-function chosenTemplate(ctx: ILoadOptionsFunctions): TemplateCriteria | string {
+function chosenTemplate(ctx: ILoadOptionsFunctions): TemplateLookup | string {
 	let locator: unknown;
 	try {
 		locator = ctx.getNodeParameter('template', undefined, { extractValue: false });
