@@ -2,31 +2,20 @@
 // `npm start`: the sandbox, plus a real n8n (installed on first use into .n8n-e2e/) with this
 // package installed, an owner account, a credential pointing at the sandbox and the example
 // workflows. Ctrl-C stops everything it started. `npm start -- --help` for the flags.
-import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
-	EXAMPLE_CREDENTIAL,
 	N8N_VERSION,
-	N8nApi,
 	OWNER,
-	ensureBuilt,
-	ensureN8n,
 	findRoot,
-	freePort,
-	importExamplesViaApi,
-	installPackage,
 	makeLogger,
-	n8nEnv,
 	portInUse,
 	projectPaths,
-	startN8nProcess,
-	startSandboxProcess,
 	stopProcess,
 	tail,
-	waitForN8n,
 } from './lib/n8n.mjs';
+import { startStack } from './lib/stack.mjs';
 
 const HELP = `Usage: npm start -- [flags]
   --port <n>           n8n's port (default 5678)
@@ -95,62 +84,22 @@ async function main() {
 			);
 	}
 
-	ensureBuilt(paths, log, flags.build);
-	const runtime = await ensureN8n(paths, log);
-	if (flags.reset) {
-		log(`--reset: removing ${home}`);
-		rmSync(home, { recursive: true, force: true });
-	}
-	mkdirSync(home, { recursive: true });
-	installPackage(paths, home);
-
-	const sandboxLog = join(home, 'sandbox.log');
-	const sandbox = await startSandboxProcess(
+	const { url, owner, credential, imported, sandbox, logs } = await startStack({
 		paths,
-		[
-			'--clock',
-			'real',
-			'--port',
-			String(sandboxPort),
-			'--cdn-port',
-			String(cdnPort),
-			'--queue-ms',
-			'1000',
-			'--render-min-ms',
-			'3000',
-			'--render-max-ms',
-			'8000',
-		],
-		{ logFile: sandboxLog },
-	);
-	children.push(sandbox.child);
-	watch(sandbox.child, 'The sandbox', sandboxLog);
-	log(`Sandbox: ${sandbox.info.baseUrl} (CDN ${sandbox.info.cdnUrl}; renders take 4-9 s)`);
-
-	const n8nLog = join(home, 'n8n.log');
-	// Community nodes as AI-agent tools (the MCP example: README, "As tools for AI agents").
-	const env = n8nEnv(runtime, {
-		userFolder: home,
-		port,
-		brokerPort: await freePort(),
-		extra: { N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true' },
+		log,
+		home,
+		ports: { n8n: port, sandbox: sandboxPort, cdn: cdnPort },
+		build: flags.build,
+		reset: flags.reset,
+		// Community nodes as AI-agent tools (the MCP example: README, "As tools for AI agents").
+		n8nExtraEnv: { N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true' },
+		onStarted: (child, name, logFile) => {
+			children.push(child);
+			watch(child, name, logFile);
+			if (name === 'n8n') log(`Starting n8n ${N8N_VERSION} (log: ${logFile})`);
+		},
 	});
-	log(`Starting n8n ${N8N_VERSION} on Node ${runtime.version} (log: ${n8nLog})`);
-	const n8n = startN8nProcess(runtime, env, n8nLog);
-	children.push(n8n);
-	watch(n8n, 'n8n', n8nLog);
-	const url = `http://127.0.0.1:${port}`;
-	await waitForN8n(url, n8n, { logFile: n8nLog });
-
-	const api = new N8nApi(url);
-	const owner = await api.ensureOwner();
-	// The admin key: the editor's "From List" of templates needs admin access.
-	const credential = await api.ensureSandboxCredential(EXAMPLE_CREDENTIAL.name, {
-		apiKey: sandbox.info.keys.admin,
-		baseUrl: sandbox.info.baseUrl,
-		graphqlEndpoint: '',
-	});
-	const imported = await importExamplesViaApi(api, paths, credential);
+	log(`Sandbox: ${sandbox.baseUrl} (CDN ${sandbox.cdnUrl}; renders take 4-9 s)`);
 
 	const width = 12;
 	const line = (label, value) => `  ${label.padEnd(width)} ${value}`;
@@ -167,7 +116,7 @@ async function main() {
 			),
 			line(
 				'Credential',
-				`"${credential.name}" -> ${sandbox.info.baseUrl} (${credential.created ? 'created' : 'updated'})`,
+				`"${credential.name}" -> ${sandbox.baseUrl} (${credential.created ? 'created' : 'updated'})`,
 			),
 			line(
 				'Workflows',
@@ -175,11 +124,8 @@ async function main() {
 					.map((w) => `${w.name}${w.imported ? '' : ' (already there)'}`)
 					.join('\n' + ' '.repeat(width + 3)),
 			),
-			line(
-				'Sandbox',
-				`${sandbox.info.controlUrl}/info (keys, ids; control API in sandbox/README.md)`,
-			),
-			line('Logs', `${n8nLog}, ${sandboxLog}`),
+			line('Sandbox', `${sandbox.controlUrl}/info (keys, ids; control API in sandbox/README.md)`),
+			line('Logs', `${logs.n8n}, ${logs.sandbox}`),
 			'',
 			'  Ctrl-C stops n8n and the sandbox. Workflows and executions are kept in .n8n-e2e/home (npm start -- --reset to start over).',
 			'',

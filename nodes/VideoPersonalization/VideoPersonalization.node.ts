@@ -18,8 +18,9 @@ export class VideoPersonalization implements INodeType {
 		icon: { light: 'file:videoPersonalization.svg', dark: 'file:videoPersonalization.dark.svg' },
 		group: ['transform'],
 		// 2: Create's Customer Data starts with the template's own fields (Template Fields).
-		version: [1, 2],
-		defaultVersion: 2,
+		// 3: Organisation > Get Many's name filter is in a Filters collection.
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
 			'Create personalized videos from templates and customer data, and manage assets, templates, users ' +

@@ -38,7 +38,9 @@ export class VideoPersonalizationTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{ ($parameter["events"] || []).map(e => "video " + e).join(", ") }}',
-		description: 'Starts the workflow when a video is published or its render fails',
+		// n8n's node panel shows one entry for both nodes, with this description: it says what both do.
+		description:
+			'Create personalized videos from templates and customer data, and start workflows when a video is published or fails',
 		defaults: { name: 'Video Personalization Trigger' },
 		polling: true,
 		inputs: [],

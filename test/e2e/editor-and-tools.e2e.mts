@@ -357,8 +357,9 @@ describe(
 					?.fields.map((field) => field.name),
 			);
 			const logo = welcome.fields.find((field) => field.id === 'logo');
-			assert.equal(logo?.displayName, 'Logo (image asset ID or URL)');
-			assert.equal(welcome.fields.find((field) => field.id === 'title')?.required, true);
+			assert.equal(logo?.displayName, 'logo (image)');
+			// Required with a default: an item may leave it out.
+			assert.equal(welcome.fields.find((field) => field.id === 'title')?.required, false);
 			const endcard = await fields('tpl_endcard_platform_cta');
 			assert.ok(
 				!endcard.fields.some((field) => field.id === 'subtitle'),

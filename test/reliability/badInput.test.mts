@@ -162,7 +162,8 @@ const cases: BadCase[] = [
 			template: id(`={{ $json.fail ? "tpl_nope" : "${s.known.stockTemplateId}" }}`),
 		}),
 		bad: {},
-		message: /^Not found: create the video "Hello" from Template ID "tpl_nope" \(404\)/,
+		// Looked up before any video is created.
+		message: /^Template: no template has the ID "tpl_nope"/,
 	},
 	{
 		name: 'an unknown template name',
@@ -177,7 +178,7 @@ const cases: BadCase[] = [
 			},
 		}),
 		bad: {},
-		message: /Template name "No Such"/,
+		message: /^Template: no template has the name "No Such"/,
 	},
 	{
 		name: 'a template of another brand',
@@ -190,7 +191,7 @@ const cases: BadCase[] = [
 			),
 		}),
 		bad: {},
-		message: /^The API key may not create the video "Hello" from Template ID "tpl_[^"]+" \(403\)/,
+		message: /^The API key may not find the template with Template ID "tpl_[^"]+" \(403\)/,
 		description: /brand templates to users of that brand/,
 	},
 	{

@@ -275,7 +275,7 @@ describe('nothing paid for is lost', () => {
 			],
 		});
 		expect(result.error?.message).toMatch(
-			/template with Template name "No Such Template".* \[item 1\]$/,
+			/^Template: no template has the name "No Such Template" \[item 1\]$/,
 		);
 		expect(posts()).toBe(0);
 	});

@@ -129,11 +129,6 @@ export const ORGANISATIONS_QUERY = listQuery(
 	ORGANISATION_FIELDS,
 );
 
-/** Only the ID of the template with a name (Video > Create by template name). */
-export const TEMPLATE_ID_QUERY = `query TemplateIdByName($criteria: VideoTemplateLookupInput!) {
-  viewer { videoTemplate(criteria: $criteria) { id } }
-}`;
-
 /** A page of templates by name, for the Template picker. */
 export const TEMPLATE_SEARCH_QUERY = `query TemplateSearch($filter: VideoTemplateListFilterInput!) {
   viewer { videoTemplates(filter: $filter) { items { id name templateType } total page limit pages } }

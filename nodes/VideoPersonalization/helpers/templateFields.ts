@@ -1,6 +1,6 @@
 /**
- * A template's customizable fields as the editor's resource mapper shows them, and the values the
- * user mapped as Customer Data. The spec names the kinds (text, media, color, font) but not the
+ * A template's customizable fields as the editor's resource mapper shows them, the values the
+ * user mapped as Customer Data, and what Create checks them against. The spec names the kinds (text, media, color, font) but not the
  * sub-fields of a template field (docs/service-facts.md, "Template fields"): every one is read
  * defensively, and a server that lacks one of the sub-fields asked for is asked again without it.
  */
@@ -10,7 +10,6 @@ import type { IDataObject, ResourceMapperField } from 'n8n-workflow';
 export const TEMPLATE_FIELD_SUBFIELDS = [
 	'id',
 	'name',
-	'label',
 	'type',
 	'required',
 	'defaultValue',
@@ -24,7 +23,6 @@ export type TemplateFieldKind = 'text' | 'media' | 'color' | 'font';
 export interface TemplateField {
 	/** The key in customer_data: the field's name, else its id. */
 	key: string;
-	label: string;
 	kind: TemplateFieldKind;
 	/** For media fields: image, video or audio, when the service says. */
 	mediaType?: string;
@@ -83,7 +81,6 @@ export function readTemplateFields(raw: unknown): TemplateField[] {
 		const defaultValue = field.defaultValue;
 		fields.push({
 			key,
-			label: text(field.label) ?? key,
 			kind,
 			...(mediaType ? { mediaType } : {}),
 			required: field.required === true,
@@ -100,35 +97,89 @@ export function readTemplateFields(raw: unknown): TemplateField[] {
 	return fields;
 }
 
-/** What the input takes, after the label (kept short: the editor cuts labels at about 30 characters); the resource mapper has no colour, font or asset widget. */
+/**
+ * What the input takes, after the key. Kept short: n8n 2.41 cuts a mapper label at about 155
+ * pixels (some 24 characters) in the default panel width, and shows no description for it.
+ */
 function hint(field: TemplateField): string {
 	switch (field.kind) {
 		case 'media':
-			return `${field.mediaType ?? 'media'} asset ID or URL`;
+			return field.mediaType ?? 'media';
 		case 'color':
-			return `e.g. ${typeof field.defaultValue === 'string' && field.defaultValue.startsWith('#') ? field.defaultValue : '#1A73E8'}`;
+			return '#RRGGBB';
 		case 'font':
 			return 'font name';
 		default:
-			return field.maxLength ? `max ${field.maxLength} chars` : '';
+			return field.maxLength ? `max ${field.maxLength}` : '';
 	}
 }
 
-/** The resource mapper's view of the fields: the label with what the input takes, keyed by the customer_data key. */
+/**
+ * Whether an item must give the field: the template requires it and has no default to fall back
+ * on (as n8n's Postgres node treats a NOT NULL column with a default: not required).
+ */
+function mustBeGiven(field: TemplateField): boolean {
+	return field.required && field.defaultValue === undefined;
+}
+
+/**
+ * The resource mapper's view of the fields. The label starts with the key, which is what Map
+ * Automatically matches incoming keys against; `*` marks a field the item must give. Nothing is
+ * pre-filled: an empty field is not sent, so the template's default applies (a default such as
+ * `Hello {{first_name}}!` would read as an n8n expression in the input).
+ */
 export function toMapperFields(fields: TemplateField[]): ResourceMapperField[] {
 	return fields.map((field) => {
 		const what = hint(field);
 		return {
 			id: field.key,
-			displayName: what ? `${field.label} (${what})` : field.label,
-			required: field.required,
+			displayName: `${field.key}${mustBeGiven(field) ? ' *' : ''}${what ? ` (${what})` : ''}`,
+			required: mustBeGiven(field),
 			defaultMatch: false,
 			canBeUsedToMatch: false,
 			display: true,
 			type: 'string',
-			...(field.defaultValue !== undefined ? { defaultValue: field.defaultValue } : {}),
 		};
 	});
+}
+
+const HEX_COLOUR = /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
+
+function shown(value: unknown): string {
+	const text = typeof value === 'string' ? value : JSON.stringify(value);
+	return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+/** What is wrong with one value by what the template declares about its field, if anything. */
+function valueProblem(field: TemplateField, value: unknown): string | undefined {
+	if (isEmpty(value)) return mustBeGiven(field) ? 'is required by the template' : undefined;
+	if (typeof value !== 'string' && typeof value !== 'number')
+		return `must be text, got ${shown(value)}`;
+	const text = String(value).trim();
+	if (field.kind === 'color' && !HEX_COLOUR.test(text))
+		return `must be a colour such as #1A73E8, got "${shown(text)}"`;
+	if (field.kind === 'media' && /\s/.test(text))
+		return `must be an asset ID or a file's address, got "${shown(text)}"`;
+	const length = [...String(value)].length;
+	if (field.maxLength && length > field.maxLength)
+		return `is ${length} characters long; the template allows at most ${field.maxLength}`;
+	return undefined;
+}
+
+/**
+ * The first value of `data` that breaks what the template declares about its fields (a missing
+ * required one, the kind, a colour's form, the length), as "key: problem"; keys the template
+ * does not list are the user's own and pass.
+ */
+export function customerDataProblem(
+	fields: TemplateField[],
+	data: IDataObject,
+): string | undefined {
+	for (const field of fields) {
+		const problem = valueProblem(field, data[field.key]);
+		if (problem) return `"${field.key}" ${problem}`;
+	}
+	return undefined;
 }
 
 /** The mapper's value as n8n stores it (ResourceMapperValue, read loosely: it is user data). */

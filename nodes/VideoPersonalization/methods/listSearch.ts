@@ -1,13 +1,20 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchResult,
+	NodeApiError,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { TEMPLATE_SEARCH_QUERY } from '../helpers/queries';
-import { serviceClient } from '../transport/client';
+import { serviceClient, type ServiceClient } from '../transport/client';
 import {
 	fetchGraphqlPageAtServiceSize,
 	fetchRestPageAtServiceSize,
 	GRAPHQL_PAGE_SIZE,
 	REST_MAX_PAGE_SIZE,
 } from '../transport/pagination';
+import { fetchTemplateFields } from './resourceMapping';
 
 /** Templates per picker page, when the service takes that many (transport/pagination.ts finds out). */
 const SEARCH_PAGE_SIZE = 50;
@@ -30,6 +37,28 @@ export function pageToken(page: number, size: number): string {
 	return `${page}:${size}`;
 }
 
+/**
+ * For a key that may not list templates (only admins may): the template whose exact name or ID
+ * was typed in the search box, found with the lookup every key may make.
+ */
+async function lookUpTyped(
+	api: ServiceClient,
+	filter: string | undefined,
+): Promise<INodeListSearchResult> {
+	const typed = (filter ?? '').trim();
+	if (!typed) {
+		throw new NodeOperationError(
+			api.ctx.getNode(),
+			"Your API key may not list templates (only admins may). Type a template's exact name or ID in the search box, or choose By name.",
+		);
+	}
+	const action = 'find the template typed in the picker';
+	const found =
+		(await fetchTemplateFields(api, { name: typed }, { action })) ??
+		(await fetchTemplateFields(api, { id: typed }, { action }));
+	return { results: found ? [{ name: found.name, value: found.id }] : [] };
+}
+
 /** Templates for the Template picker, searched by name on the service. */
 export async function searchTemplates(
 	this: ILoadOptionsFunctions,
@@ -38,20 +67,25 @@ export async function searchTemplates(
 ): Promise<INodeListSearchResult> {
 	const { page, size: tokenSize } = readPageToken(paginationToken);
 	const search = filter ? { search: filter } : {};
-	const { page: list, size } = await fetchGraphqlPageAtServiceSize(
-		await serviceClient(this),
+	const api = await serviceClient(this);
+	const listed = await fetchGraphqlPageAtServiceSize(
+		api,
 		{
 			query: TEMPLATE_SEARCH_QUERY,
 			field: 'videoTemplates',
 			filter: search,
 			variables: {},
 			action: 'list templates for the picker',
-			permission:
-				'Listing templates needs admin access: choose the template By ID or By Name instead.',
 		},
 		page,
 		Math.min(tokenSize ?? SEARCH_PAGE_SIZE, GRAPHQL_PAGE_SIZE),
-	);
+	).catch((error: NodeApiError) => {
+		// Only admins may list templates (403): other keys get the lookup below.
+		if (error.httpCode === '403') return undefined;
+		throw error;
+	});
+	if (!listed) return await lookUpTyped(api, filter);
+	const { page: list, size } = listed;
 	return {
 		results: list.items.map((template: IDataObject) => ({
 			name: template.templateType
@@ -99,8 +133,9 @@ export async function searchAssets(
 		page = result.page.nextPage;
 	}
 	return {
+		// The ID too: two assets may share a name.
 		results: matches.map((asset) => ({
-			name: `${String(asset.name)} (${String(asset.type)})`,
+			name: `${String(asset.name)} (${String(asset.type)}, ${String(asset.id)})`,
 			value: String(asset.id),
 			url: typeof asset.url === 'string' ? asset.url : undefined,
 		})),

@@ -10,18 +10,60 @@ import {
 	readTemplateFields,
 	refusedSubfield,
 	TEMPLATE_FIELD_SUBFIELDS,
+	type TemplateField,
 	templateFieldsQuery,
 	toMapperFields,
 } from '../helpers/templateFields';
-import { serviceClient } from '../transport/client';
+import { serviceClient, type ServiceClient } from '../transport/client';
 import { tryGraphql } from '../transport/graphql';
 
 const UNRESOLVED_EXPRESSION =
 	'The Template is an expression that can only be worked out when the workflow runs. Use Key-Value Pairs or ' +
-	'JSON, or pick the template From List, By ID or By Name to see its fields.';
+	'JSON, or choose the template By name or By ID to see its fields.';
+
+/** A template by ID or by name, as the lookup takes it. */
+export type TemplateLookup = { id: string } | { name: string };
+
+export interface TemplateWithFields {
+	id: string;
+	name: string;
+	fields: TemplateField[];
+}
+
+/**
+ * A template with its customizable fields, or undefined when none matches. Sub-fields the service
+ * does not have are dropped from the query one by one (a server need not have them all).
+ */
+export async function fetchTemplateFields(
+	api: ServiceClient,
+	criteria: TemplateLookup,
+	call: { action: string; itemIndex?: number },
+): Promise<TemplateWithFields | undefined> {
+	let subfields: string[] = [...TEMPLATE_FIELD_SUBFIELDS];
+	for (;;) {
+		const outcome = await tryGraphql(api, {
+			...call,
+			query: templateFieldsQuery(subfields),
+			variables: { criteria },
+			permission: TEMPLATE_PERMISSION,
+		});
+		if (outcome.ok) {
+			const template = outcome.viewer.videoTemplate as IDataObject | null;
+			if (!template || typeof template.id !== 'string') return undefined;
+			const fields = readTemplateFields(template.fields);
+			return { id: template.id, name: String(template.name ?? template.id), fields };
+		}
+		if (outcome.errors.some((entry) => entry.code?.toUpperCase() === 'NOT_FOUND')) return undefined;
+		const messages = outcome.errors.map((entry) => entry.message);
+		const refused = refusedSubfield(messages, subfields);
+		// Keep asking while something beyond the key (name or id) is left to drop.
+		if (!refused || subfields.length <= 1) throw outcome.raise();
+		subfields = subfields.filter((name) => name !== refused);
+	}
+}
 
 /** The template chosen in Create, as the editor has it: by ID (From List or By ID) or by name. */
-function chosenTemplate(ctx: ILoadOptionsFunctions): { id: string } | { name: string } | string {
+function chosenTemplate(ctx: ILoadOptionsFunctions): TemplateLookup | string {
 	let locator: unknown;
 	try {
 		locator = ctx.getNodeParameter('template', undefined, { extractValue: false });
@@ -39,49 +81,28 @@ function chosenTemplate(ctx: ILoadOptionsFunctions): { id: string } | { name: st
 }
 
 /**
- * The chosen template's customizable fields for Create's Customer Data (resource mapper). Sub-fields
- * the service does not have are dropped from the query one by one (a server need not have them all).
+ * The chosen template's customizable fields for Create's Customer Data (resource mapper). Every
+ * state before a template is known is a notice, never an error (n8n's red "no fields" line is off).
  */
 export async function getTemplateFields(
 	this: ILoadOptionsFunctions,
 ): Promise<ResourceMapperFields> {
 	const criteria = chosenTemplate(this);
 	if (typeof criteria === 'string') return { fields: [], emptyFieldsNotice: criteria };
-	const api = await serviceClient(this);
 	const label = 'id' in criteria ? `ID "${criteria.id}"` : `name "${criteria.name}"`;
-	let subfields: string[] = [...TEMPLATE_FIELD_SUBFIELDS];
-	for (;;) {
-		const outcome = await tryGraphql(api, {
-			query: templateFieldsQuery(subfields),
-			variables: { criteria },
-			action: `load the fields of the template with Template ${label}`,
-			permission: TEMPLATE_PERMISSION,
-		});
-		const notFound =
-			!outcome.ok && outcome.errors.some((entry) => entry.code?.toUpperCase() === 'NOT_FOUND');
-		if (notFound || (outcome.ok && !outcome.viewer.videoTemplate)) {
-			return {
-				fields: [],
-				emptyFieldsNotice: `No template has the ${label}. Pick it From List to be sure.`,
-			};
-		}
-		if (!outcome.ok) {
-			const refused = refusedSubfield(
-				outcome.errors.map((entry) => entry.message),
-				subfields,
-			);
-			// Keep asking while something beyond the key (name or id) is left to drop.
-			if (!refused || subfields.length <= 1) throw outcome.raise();
-			subfields = subfields.filter((name) => name !== refused);
-			continue;
-		}
-		const template = outcome.viewer.videoTemplate as IDataObject;
-		const fields = toMapperFields(readTemplateFields(template.fields));
-		return fields.length > 0
-			? { fields }
-			: {
-					fields: [],
-					emptyFieldsNotice: `The template "${String(template.name ?? label)}" has no customizable fields. Add your own keys below.`,
-				};
+	const template = await fetchTemplateFields(await serviceClient(this), criteria, {
+		action: `load the fields of the template with Template ${label}`,
+	});
+	if (!template) {
+		return {
+			fields: [],
+			emptyFieldsNotice: `No template has the ${label}. Check it against the service's template library, or pick it From list if your API key may list templates.`,
+		};
 	}
+	return template.fields.length > 0
+		? { fields: toMapperFields(template.fields) }
+		: {
+				fields: [],
+				emptyFieldsNotice: `The template "${template.name}" has no customizable fields. Add your own keys below.`,
+			};
 }

@@ -1,6 +1,17 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
 import { ORGANISATIONS_PERMISSION } from '../../helpers/permissions';
 import { ORGANISATION_FIELDS, ORGANISATIONS_QUERY } from '../../helpers/queries';
-import { listOperation, textFilter } from '../operationFactories';
+import { filtersCollection } from '../common';
+import { listOperation } from '../operationFactories';
+
+const nameFilter: INodeProperties = {
+	displayName: 'Name',
+	name: 'name',
+	type: 'string',
+	default: '',
+	description: 'Only organisations whose name contains this text',
+};
 
 export const { option, properties, execute } = listOperation({
 	option: {
@@ -13,11 +24,22 @@ export const { option, properties, execute } = listOperation({
 	query: ORGANISATIONS_QUERY,
 	fields: ORGANISATION_FIELDS,
 	permission: ORGANISATIONS_PERMISSION,
-	...textFilter({
-		displayName: 'Filter',
-		name: 'filter',
-		type: 'string',
-		default: '',
-		description: 'Only organisations whose name matches this text',
-	}),
+	filterProperties: [
+		// Node version 3 has the name filter in Filters, like the other Get Many; older nodes keep their box.
+		{
+			...nameFilter,
+			displayName: 'Filter',
+			name: 'filter',
+			displayOptions: { show: { '@version': [1, 2] } },
+		},
+		{
+			...filtersCollection([nameFilter]),
+			displayOptions: { show: { '@version': [{ _cnd: { gte: 3 } }] } },
+		},
+	],
+	readFilter(ctx, itemIndex) {
+		const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+		const text = String(filters.name ?? ctx.getNodeParameter('filter', itemIndex, '')).trim();
+		return text ? { filter: text } : {};
+	},
 });

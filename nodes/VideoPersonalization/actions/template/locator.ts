@@ -4,18 +4,20 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { TEMPLATE_PERMISSION } from '../../helpers/permissions';
-import { TEMPLATE_ID_QUERY } from '../../helpers/queries';
+import { fetchTemplateFields, type TemplateWithFields } from '../../methods/resourceMapping';
 import type { ServiceClient } from '../../transport/client';
-import { graphql } from '../../transport/graphql';
 import { fieldError } from '../common';
 
+/**
+ * By name is the default: every key may look a template up, while listing them needs admin
+ * access (docs/service-facts.md, "Who may call what"); for other keys the list finds exact names.
+ */
 export function templateLocator(description: string): INodeProperties {
 	return {
 		displayName: 'Template',
 		name: 'template',
 		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
+		default: { mode: 'name', value: '' },
 		required: true,
 		description,
 		modes: [
@@ -32,7 +34,7 @@ export function templateLocator(description: string): INodeProperties {
 				placeholder: 'e.g. tpl_8f2c1a',
 			},
 			{
-				displayName: 'By Name',
+				displayName: 'By name',
 				name: 'name',
 				type: 'string',
 				placeholder: 'e.g. Welcome Video',
@@ -70,33 +72,31 @@ export function readTemplateCriteria(ctx: IExecuteFunctions, itemIndex: number):
 		: { id: text, label: `ID "${text}"` };
 }
 
-/** The template's ID; a name is looked up through the query-style API, once per execution. */
-export async function resolveTemplateId(
+/**
+ * The template with its fields, looked up once per execution by ID or name (the fields are what
+ * Create checks every item against before it creates any video).
+ */
+export async function resolveTemplate(
 	ctx: IExecuteFunctions,
 	api: ServiceClient,
 	itemIndex: number,
 	criteria: TemplateCriteria,
-): Promise<string> {
-	if (criteria.id !== undefined) return criteria.id;
-	const name = criteria.name ?? '';
-	return await api.once(`template id of ${name}`, async () => {
-		const viewer = await graphql(api, {
-			query: TEMPLATE_ID_QUERY,
-			variables: { criteria: { name } },
+): Promise<TemplateWithFields> {
+	const lookup = criteria.id !== undefined ? { id: criteria.id } : { name: criteria.name ?? '' };
+	const template = await api.once(`template ${criteria.label}`, async () =>
+		fetchTemplateFields(api, lookup, {
 			action: `find the template with Template ${criteria.label}`,
-			permission: TEMPLATE_PERMISSION,
 			itemIndex,
-		});
-		const template = viewer.videoTemplate as { id?: unknown } | null;
-		if (!template || typeof template.id !== 'string') {
-			throw fieldError(
-				ctx,
-				itemIndex,
-				'Template',
-				`no template has the ${criteria.label}`,
-				'Names must match exactly; pick it from the list to be sure.',
-			);
-		}
-		return template.id;
-	});
+		}),
+	);
+	if (!template) {
+		throw fieldError(
+			ctx,
+			itemIndex,
+			'Template',
+			`no template has the ${criteria.label}`,
+			"Check it against the service's template library; names must match exactly.",
+		);
+	}
+	return template;
 }

@@ -3,6 +3,7 @@ import { jsonParse } from 'n8n-workflow';
 
 import { createdVideo } from '../../helpers/answers';
 import { TEMPLATE_PERMISSION } from '../../helpers/permissions';
+import { customerDataProblem } from '../../helpers/templateFields';
 import type { RestRequest, ServiceClient } from '../../transport/client';
 import {
 	fieldError,
@@ -11,7 +12,7 @@ import {
 	readTimeoutMs,
 	requiredText,
 } from '../common';
-import { readTemplateCriteria, resolveTemplateId, templateLocator } from '../template/locator';
+import { readTemplateCriteria, resolveTemplate, templateLocator } from '../template/locator';
 import type { ItemResult, OperationOption, StagedOutput } from '../types';
 import {
 	customerDataModeProperties,
@@ -240,11 +241,15 @@ export async function prepare(
 	const timeoutMs = readTimeoutMs(this, itemIndex);
 	readBudgetMs(this, itemIndex);
 	const wait = readWaitSettings(this, itemIndex, timeoutMs);
-	const templateId = await resolveTemplateId(this, api, itemIndex, criteria);
+	const template = await resolveTemplate(this, api, itemIndex, criteria);
+	const problem = customerDataProblem(template.fields, customerData);
+	if (problem) {
+		throw fieldError(this, itemIndex, 'Customer Data', `${problem} (template "${template.name}")`);
+	}
 
 	const body: IDataObject = {
 		title,
-		template_id: templateId,
+		template_id: template.id,
 		customer_data: customerData,
 		aspect_ratio: aspectRatio,
 	};

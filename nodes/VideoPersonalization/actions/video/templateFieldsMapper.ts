@@ -12,7 +12,7 @@ const customerDataMode: INodeProperties = {
 			name: 'Template Fields',
 			value: 'templateFields',
 			description:
-				"Fill in the chosen template's own fields, shown with their labels; add keys of your own below",
+				"Fill in the chosen template's own fields, listed by the names its data takes; add keys of your own below",
 		},
 		{
 			name: 'Key-Value Pairs',
@@ -58,7 +58,10 @@ export const templateFieldsProperty: INodeProperties = {
 			addAllFields: true,
 			multiKeyMatch: false,
 			supportAutoMap: true,
-			noFieldsError: 'The template has no customizable fields.',
+			// Each state without fields (no template yet, an unknown one) has its own notice instead.
+			hideNoDataError: true,
+			// Saved fields whose label or required mark changed since are reloaded on open.
+			refreshStaleSchemaOnOpen: true,
 		},
 	},
 };

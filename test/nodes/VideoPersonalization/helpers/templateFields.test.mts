@@ -1,5 +1,6 @@
-/** A template's fields read defensively, shown in the resource mapper, and mapped into customer_data. */
+/** A template's fields read defensively, shown in the resource mapper, mapped into customer_data and checked. */
 import {
+	customerDataProblem,
 	mappedCustomerData,
 	readTemplateFields,
 	refusedSubfield,
@@ -9,7 +10,7 @@ import {
 } from '../../../../nodes/VideoPersonalization/helpers/templateFields.ts';
 
 describe('readTemplateFields', () => {
-	it('reads the sub-fields the service gives: key from name, label, kind, media type, required, default, max length', () => {
+	it('reads the sub-fields the service gives: key from name, kind, media type, required, default, max length', () => {
 		expect(
 			readTemplateFields([
 				{
@@ -21,46 +22,19 @@ describe('readTemplateFields', () => {
 					defaultValue: 'there',
 					maxLength: 40,
 				},
-				{
-					id: 'fld_2',
-					name: 'logo',
-					label: 'Logo',
-					type: 'MEDIA',
-					mediaType: 'Image',
-					required: false,
-					defaultValue: null,
-				},
-				{
-					id: 'fld_3',
-					name: 'brand_color',
-					label: 'Brand color',
-					type: 'color',
-					defaultValue: '#1A73E8',
-				},
-				{ id: 'fld_4', name: 'font', label: 'Font', type: 'font' },
+				{ id: 'fld_2', name: 'logo', type: 'MEDIA', mediaType: 'Image', defaultValue: null },
+				{ id: 'fld_3', name: 'brand_color', type: 'color', defaultValue: '#1A73E8' },
+				{ id: 'fld_4', name: 'font', type: 'font' },
 			]),
 		).toEqual([
-			{
-				key: 'first_name',
-				label: 'First name',
-				kind: 'text',
-				required: true,
-				defaultValue: 'there',
-				maxLength: 40,
-			},
-			{ key: 'logo', label: 'Logo', kind: 'media', mediaType: 'image', required: false },
-			{
-				key: 'brand_color',
-				label: 'Brand color',
-				kind: 'color',
-				required: false,
-				defaultValue: '#1A73E8',
-			},
-			{ key: 'font', label: 'Font', kind: 'font', required: false },
+			{ key: 'first_name', kind: 'text', required: true, defaultValue: 'there', maxLength: 40 },
+			{ key: 'logo', kind: 'media', mediaType: 'image', required: false },
+			{ key: 'brand_color', kind: 'color', required: false, defaultValue: '#1A73E8' },
+			{ key: 'font', kind: 'font', required: false },
 		]);
 	});
 
-	it('copes with little: no label shows the name, no name the id, an unknown kind is text, junk is skipped', () => {
+	it('copes with little: no name takes the id, an unknown kind is text, junk is skipped', () => {
 		expect(
 			readTemplateFields([
 				{ name: 'company' },
@@ -79,9 +53,9 @@ describe('readTemplateFields', () => {
 				{ name: 'company', label: 'Duplicate' },
 			]),
 		).toEqual([
-			{ key: 'company', label: 'company', kind: 'text', required: false },
-			{ key: 'fld_9', label: 'fld_9', kind: 'text', required: false },
-			{ key: '42', label: '42', kind: 'text', required: false },
+			{ key: 'company', kind: 'text', required: false },
+			{ key: 'fld_9', kind: 'text', required: false },
+			{ key: '42', kind: 'text', required: false },
 		]);
 		expect(readTemplateFields(undefined)).toEqual([]);
 		expect(readTemplateFields({ items: [] })).toEqual([]);
@@ -89,62 +63,105 @@ describe('readTemplateFields', () => {
 });
 
 describe('toMapperFields', () => {
-	it('labels each field with what its input takes, keyed by the customer_data key, all as text inputs', () => {
+	it('labels each field by its key (what Map Automatically matches) and what it takes, * when it must be given', () => {
 		const fields = toMapperFields(
 			readTemplateFields([
-				{
-					name: 'title',
-					label: 'Title',
-					type: 'text',
-					required: true,
-					maxLength: 60,
-					defaultValue: 'Hello!',
-				},
-				{ name: 'logo', label: 'Logo', type: 'media', mediaType: 'image' },
-				{ name: 'clip', label: 'Clip', type: 'media' },
-				{ name: 'primary_color', label: 'Primary color', type: 'color' },
-				{ name: 'accent', label: 'Accent', type: 'color', defaultValue: '#FF0066' },
-				{ name: 'font', label: 'Font', type: 'font' },
+				{ name: 'title', type: 'text', required: true, maxLength: 60, defaultValue: 'Hello!' },
+				{ name: 'first_name', type: 'text', required: true },
+				{ name: 'logo', type: 'media', mediaType: 'image' },
+				{ name: 'clip', type: 'media' },
+				{ name: 'primary_color', type: 'color', defaultValue: '#FF0066' },
+				{ name: 'font', type: 'font' },
 				{ name: 'company' },
 			]),
 		);
 		expect(
 			fields.map((field) => [field.id, field.displayName, field.required, field.type]),
 		).toEqual([
-			['title', 'Title (max 60 chars)', true, 'string'],
-			['logo', 'Logo (image asset ID or URL)', false, 'string'],
-			['clip', 'Clip (media asset ID or URL)', false, 'string'],
-			['primary_color', 'Primary color (e.g. #1A73E8)', false, 'string'],
-			['accent', 'Accent (e.g. #FF0066)', false, 'string'],
-			['font', 'Font (font name)', false, 'string'],
+			// Required with a default: the default applies when it is left empty.
+			['title', 'title (max 60)', false, 'string'],
+			['first_name', 'first_name *', true, 'string'],
+			['logo', 'logo (image)', false, 'string'],
+			['clip', 'clip (media)', false, 'string'],
+			['primary_color', 'primary_color (#RRGGBB)', false, 'string'],
+			['font', 'font (font name)', false, 'string'],
 			['company', 'company', false, 'string'],
 		]);
-		expect(fields[0]).toMatchObject({
-			defaultValue: 'Hello!',
+		expect(fields[0]).toEqual({
+			id: 'title',
+			displayName: 'title (max 60)',
+			required: false,
 			display: true,
 			defaultMatch: false,
 			canBeUsedToMatch: false,
+			type: 'string',
 		});
-		expect(fields[1]).not.toHaveProperty('defaultValue');
+	});
+});
+
+describe('customerDataProblem', () => {
+	const fields = readTemplateFields([
+		{ name: 'title', type: 'text', required: true, maxLength: 5, defaultValue: 'Hi' },
+		{ name: 'first_name', type: 'text', required: true },
+		{ name: 'logo', type: 'media' },
+		{ name: 'color', type: 'color' },
+		{ name: 'font', type: 'font' },
+	]);
+	const ok = { first_name: 'Ana' };
+
+	it.each([
+		[{}, '"first_name" is required by the template'],
+		[{ first_name: '  ' }, '"first_name" is required by the template'],
+		[{ ...ok, title: 'Hello!' }, '"title" is 6 characters long; the template allows at most 5'],
+		[{ ...ok, title: ['a'] }, '"title" must be text, got ["a"]'],
+		[{ ...ok, color: 'reddish' }, '"color" must be a colour such as #1A73E8, got "reddish"'],
+		[{ ...ok, color: '#12345' }, '"color" must be a colour such as #1A73E8, got "#12345"'],
+		[{ ...ok, color: 255 }, '"color" must be a colour such as #1A73E8, got "255"'],
+		[
+			{ ...ok, logo: 'my logo.png' },
+			'"logo" must be an asset ID or a file\'s address, got "my logo.png"',
+		],
+		[{ ...ok, font: true }, '"font" must be text, got true'],
+		[
+			{ ...ok, title: 'x'.repeat(50) + ' long' },
+			'"title" is 55 characters long; the template allows at most 5',
+		],
+	])('%j: %s', (data, problem) => {
+		expect(customerDataProblem(fields, data)).toBe(problem);
+	});
+
+	it.each([
+		[ok],
+		[{ ...ok, title: 'Héllo' }],
+		[{ ...ok, title: '👋👋👋👋👋' }],
+		[{ ...ok, color: '#FFF' }],
+		[{ ...ok, color: ' #0b6e4f ' }],
+		[{ ...ok, color: '#0B6E4F80' }],
+		[{ ...ok, logo: 'ast_acme_logo' }],
+		[{ ...ok, logo: 'https://cdn.example.com/a.png' }],
+		[{ ...ok, font: 'Inter' }],
+		[{ ...ok, first_name: 42, coupon: { any: 'thing' } }],
+	])('passes %j', (data) => {
+		expect(customerDataProblem(fields, data)).toBeUndefined();
 	});
 });
 
 describe('the query', () => {
 	it('selects only known sub-fields, with the template chosen only in $criteria', () => {
-		const query = templateFieldsQuery(['id', 'name', 'label', 'evil } } mutation { x']);
-		expect(query).toContain('fields { id name label }');
+		const query = templateFieldsQuery(['id', 'name', 'type', 'evil } } mutation { x']);
+		expect(query).toContain('fields { id name type }');
 		expect(query).toContain('videoTemplate(criteria: $criteria)');
 		expect(query).not.toContain('evil');
 		expect(templateFieldsQuery(TEMPLATE_FIELD_SUBFIELDS)).toContain(
-			'fields { id name label type required defaultValue mediaType maxLength }',
+			'fields { id name type required defaultValue mediaType maxLength }',
 		);
 	});
 
 	it('finds the sub-field a server refuses, only among those asked for', () => {
-		const asked = ['id', 'name', 'label'];
+		const asked = ['id', 'name', 'type'];
 		expect(
-			refusedSubfield(['Cannot query field "label" on type "VideoTemplateField".'], asked),
-		).toBe('label');
+			refusedSubfield(['Cannot query field "type" on type "VideoTemplateField".'], asked),
+		).toBe('type');
 		expect(
 			refusedSubfield(['Cannot query field "other" on type "VideoTemplateField".'], asked),
 		).toBeUndefined();

@@ -27,7 +27,7 @@ describe('searchAssets (Asset picker)', () => {
 		s.requests.clear();
 		const found = await listSearch('searchAssets', credentialsFor(s), deep.name.toUpperCase());
 		expect(found.results).toContainEqual(
-			expect.objectContaining({ value: deep.id, name: `${deep.name} (${deep.type})` }),
+			expect.objectContaining({ value: deep.id, name: `${deep.name} (${deep.type}, ${deep.id})` }),
 		);
 		expect(
 			found.results.every((result) =>
@@ -42,6 +42,23 @@ describe('searchAssets (Asset picker)', () => {
 		expect(s.requests.log.map((request) => request.query.page)).toEqual(pages);
 		expect(found.paginationToken).toBeUndefined();
 		expect(allText(found)).not.toContain(s.keys.user);
+	});
+	it('tells apart two assets with the same name by their IDs', async () => {
+		const s = sandbox();
+		const [first, second] = s.store.listAssets();
+		const names = [first.name, second.name];
+		s.store.updateAsset(second.id, { name: first.name });
+		try {
+			const found = await listSearch('searchAssets', credentialsFor(s), first.name);
+			const labels = found.results
+				.filter((result) => [first.id, second.id].includes(String(result.value)))
+				.map((result) => result.name);
+			expect(labels).toHaveLength(2);
+			expect(new Set(labels).size).toBe(2);
+			expect(labels).toContain(`${first.name} (${first.type}, ${first.id})`);
+		} finally {
+			s.store.updateAsset(second.id, { name: names[1] });
+		}
 	});
 });
 
@@ -59,16 +76,29 @@ describe('searchTemplates (Template picker)', () => {
 		});
 	});
 
-	it('explains that a plain user picks the template by ID or name when the list is refused', async () => {
+	it('a key that may not list templates finds one by its exact name or ID typed in the search box', async () => {
 		const s = sandbox();
-		const refused = await listSearch('searchTemplates', credentialsFor(s), 'welcome').catch(
+		const user = credentialsFor(s);
+		const byName = await listSearch('searchTemplates', user, s.known.stockTemplateName);
+		expect(byName.results).toEqual([
+			{ name: s.known.stockTemplateName, value: s.known.stockTemplateId },
+		]);
+		const byId = await listSearch('searchTemplates', user, ` ${s.known.brandTemplateId} `);
+		expect(byId.results.map((result) => result.value)).toEqual([s.known.brandTemplateId]);
+		// A lookup matches whole names only.
+		expect((await listSearch('searchTemplates', user, 'welcome')).results).toEqual([]);
+	});
+
+	it('without a search text, says in one line what such a key can do', async () => {
+		const s = sandbox();
+		const refused = await listSearch('searchTemplates', credentialsFor(s)).catch(
 			(error: Error & { description?: string }) => error,
 		);
 		expect(refused).toBeInstanceOf(Error);
-		expect((refused as Error).message).toMatch(/may not list templates for the picker \(403\)/);
-		expect((refused as { description?: string }).description).toMatch(
-			/choose the template By ID or By Name instead/,
+		expect((refused as Error).message).toBe(
+			"Your API key may not list templates (only admins may). Type a template's exact name or ID in the search box, or choose By name.",
 		);
+		expect((refused as { description?: string }).description ?? '').toBe('');
 	});
 });
 

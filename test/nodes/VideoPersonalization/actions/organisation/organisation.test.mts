@@ -5,11 +5,12 @@ import { credentialsFor, useSandbox } from '../../../../harness/fixtures.mts';
 
 const sandbox = useSandbox();
 
-async function run(operation: string, parameters: IDataObject, key?: string) {
+async function run(operation: string, parameters: IDataObject, key?: string, typeVersion = 3) {
 	const s = sandbox();
 	return await runNode({
 		parameters: { resource: 'organisation', operation, ...parameters },
 		credentials: credentialsFor(s, key ?? s.keys.admin),
+		node: { typeVersion },
 	});
 }
 
@@ -61,16 +62,25 @@ describe('Organisation > Get', () => {
 });
 
 describe('Organisation > Get Many', () => {
-	it('lists organisations with a name filter', async () => {
+	it('lists organisations with a name filter, in Filters (node version 3) or the box of saved version 1 and 2 nodes', async () => {
 		const s = sandbox();
 		const all = await run('getAll', { returnAll: true });
 		expect(all.items).toHaveLength(s.store.organisations.size);
-		const filtered = await run('getAll', {
-			returnAll: true,
-			filter: s.known.primaryOrganisationName.split(' ')[0],
-		});
-		expect(filtered.items.map((item) => item.json.id)).toContain(s.known.primaryOrganisationId);
-		expect(filtered.items.length).toBeLessThan(all.items.length);
+		const name = s.known.primaryOrganisationName.split(' ')[0];
+		for (const [parameters, typeVersion] of [
+			[{ filters: { name } }, 3],
+			[{ filter: name }, 2],
+			[{ filter: name }, 1],
+		] as const) {
+			const filtered = await run(
+				'getAll',
+				{ returnAll: true, ...parameters },
+				undefined,
+				typeVersion,
+			);
+			expect(filtered.items.map((item) => item.json.id)).toContain(s.known.primaryOrganisationId);
+			expect(filtered.items.length).toBeLessThan(all.items.length);
+		}
 	});
 
 	it('explains that listing organisations needs admin access', async () => {

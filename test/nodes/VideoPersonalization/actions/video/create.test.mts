@@ -137,12 +137,91 @@ describe('Video > Create', () => {
 		},
 	);
 
+	it.each([
+		[
+			'a text over its length',
+			{ title: 'x'.repeat(78) },
+			'"title" is 78 characters long; the template allows at most 60',
+		],
+		[
+			'a colour that is not one',
+			{ primary_color: 'reddish' },
+			'"primary_color" must be a colour such as #1A73E8, got "reddish"',
+		],
+		[
+			'a media value with spaces',
+			{ logo: 'my logo.png' },
+			'"logo" must be an asset ID or a file\'s address, got "my logo.png"',
+		],
+		['an object for a text', { subtitle: { a: 1 } }, '"subtitle" must be text, got {"a":1}'],
+	])(
+		'checks every item against what the template declares before creating the first video: %s',
+		async (_case, bad, problem) => {
+			const s = sandbox();
+			const { error, posts } = await create(
+				{ customerDataMode: 'json', customerDataJson: '={{ JSON.stringify($json) }}' },
+				{ items: [{ first_name: 'Ana' }, { first_name: 'Ben', ...bad }] },
+			);
+			expect(error?.message).toBe(
+				`Customer Data: ${problem} (template "${s.known.stockTemplateName}") [item 1]`,
+			);
+			expect(posts).toHaveLength(0);
+		},
+	);
+
+	it('takes values within what the template declares; a required field with a default may be left out', async () => {
+		const s = sandbox();
+		const data = {
+			title: 'é'.repeat(60),
+			primary_color: '#0B6E4F',
+			accent: '#fff',
+			logo: s.known.usedAssetId,
+			background_clip: 'https://cdn.example.com/clip.mp4',
+			font: 'Inter',
+		};
+		const { error, posts } = await create(
+			{ customerDataMode: 'json', customerDataJson: JSON.stringify(data) },
+			{ items: [{}] },
+		);
+		expect(error).toBeUndefined();
+		expect(posts).toHaveLength(1);
+		const { error: untitled } = await create({ customerData: { values: [] } });
+		expect(untitled).toBeUndefined();
+	});
+
+	it('a field the template requires without a default must be given; with Continue On Fail the others go on', async () => {
+		const s = sandbox();
+		const subtitle = s.store.templates
+			.get(s.known.stockTemplateId)
+			?.fields.find((field) => field.name === 'subtitle');
+		if (!subtitle) throw new Error('the stock template has no subtitle');
+		subtitle.required = true;
+		try {
+			const { items, posts } = await create(
+				{
+					customerData: {
+						values: [{ key: 'subtitle', value: '={{ $json.subtitle ?? "" }}' }],
+					},
+				},
+				{ items: [{ subtitle: 'Hi' }, {}], continueOnFail: true },
+			);
+			expect(posts).toHaveLength(1);
+			expect(items[1].json.error).toBe(
+				`Customer Data: "subtitle" is required by the template (template "${s.known.stockTemplateName}") [item 1]`,
+			);
+		} finally {
+			subtitle.required = false;
+		}
+	});
+
 	it('says which template was not found or not allowed', async () => {
 		const s = sandbox();
+		// The template is looked up (with its fields) before any video is created.
 		const missing = await create({ template: byId('tpl_does_not_exist') });
-		expect(missing.error?.message).toMatch(
-			/Not found: create the video "Welcome, Ana!" from Template ID "tpl_does_not_exist" \(404\)/,
+		expect(missing.error?.message).toBe(
+			'Template: no template has the ID "tpl_does_not_exist" [item 0]',
 		);
+		expect(missing.posts).toHaveLength(0);
 		const byName = await create({
 			template: { __rl: true, mode: 'name', value: 'No Such Template' },
 		});
@@ -152,7 +231,10 @@ describe('Video > Create', () => {
 		);
 		expect(byName.posts).toHaveLength(0);
 		const forbidden = await create({ template: byId(s.known.otherBrandTemplateId) });
-		expect(forbidden.error?.message).toMatch(/may not create the video .* \(403\)/);
+		expect(forbidden.error?.message).toMatch(
+			/may not find the template with Template ID .* \(403\)/,
+		);
+		expect(forbidden.posts).toHaveLength(0);
 		expect(forbidden.error?.description).toMatch(/brand templates to users of that brand/);
 	});
 

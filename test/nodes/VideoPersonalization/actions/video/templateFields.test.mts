@@ -99,6 +99,7 @@ describe('Video > Create with Template Fields', () => {
 
 describe('which Customer Data a new node starts with', () => {
 	it.each([
+		[3, 'templateFields'],
 		[2, 'templateFields'],
 		[1, 'keyValue'],
 	])(
@@ -106,7 +107,7 @@ describe('which Customer Data a new node starts with', () => {
 		async (typeVersion, mode) => {
 			const { nodeTypes } = await engine();
 			const { description } = nodeTypes.getByNameAndVersion(NODE_TYPE, typeVersion);
-			expect(description.defaultVersion).toBe(2);
+			expect(description.defaultVersion).toBe(3);
 			const node: INode = {
 				id: 'n',
 				name: 'Video Personalization',
