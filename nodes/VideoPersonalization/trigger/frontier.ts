@@ -1,9 +1,7 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import { detectOrder, type ListOrder } from '../helpers/videoList';
 import { type Ledger, placeVideo } from './ledger';
-import { pageCountOf, type PollSession, rankAt, type ReadPage } from './session';
-import { windowAt, windowEnding } from './windows';
+import { pageCountOf, type PollSession, type ReadPage } from './session';
+import { ListReader, newestEnd, oldestEnd, OrderChanged, type Window, windowOf } from './windows';
 
 /**
  * How far behind the newest video read the horizon stays: a video stamped a moment before
@@ -29,110 +27,6 @@ export interface FrontierResult {
 	below: number;
 }
 
-/** A window of the list as read: its videos from the oldest to the newest, with their ranks. */
-interface Window {
-	videos: IDataObject[];
-	ranks: number[];
-	total: number;
-	/** How it was read, to read it again. */
-	page: number;
-	limit: number;
-}
-
-type Direction = 'newer' | 'older';
-
-/** A page listed in the other order than the one known: the service changed it; the next poll follows. */
-class OrderChanged extends Error {
-	constructor(
-		readonly order: ListOrder,
-		readonly total: number,
-	) {
-		super('The list order changed');
-	}
-}
-
-/**
- * Reads overlapping windows (windows.ts) along the list by rank (index from the oldest end),
- * whichever order the service lists in. Each window must share a video with the edge of the
- * previous one, or it is read again starting further back: no video between them is skipped,
- * however the list shifted in between.
- */
-class Walker {
-	readonly margin: number;
-
-	constructor(
-		private readonly session: PollSession,
-		private readonly order: Exclude<ListOrder, 'unknown'>,
-		/** The latest total read: on a newest-first list, where a rank is depends on it. */
-		private total: number,
-	) {
-		this.margin = Math.max(1, Math.floor(session.pageSize / 10));
-		this.assumedTotal = total;
-	}
-
-	/** The total the first read assumed (the last poll's). */
-	readonly assumedTotal: number;
-
-	get size(): number {
-		return this.session.pageSize;
-	}
-
-	/** The window holding `rank` and reaching as far as it can in `direction`. */
-	async read(rank: number, direction: Direction): Promise<Window> {
-		const size = this.session.pageSize;
-		const newestFirst = this.order === 'newest-first';
-		const position = Math.max(0, rankAt(this.order, this.total, rank));
-		const goesUp = (direction === 'newer') === newestFirst; // towards lower positions
-		const { page, size: limit } = goesUp ? windowEnding(position, size) : windowAt(position, size);
-		const read: ReadPage = await this.session.read(page, undefined, limit);
-		this.total = read.total;
-		const seen = detectOrder(read.items);
-		if (seen !== 'unknown' && seen !== this.order) throw new OrderChanged(seen, read.total);
-		const start = (page - 1) * read.size;
-		const ranks = read.items.map((_, index) => rankAt(this.order, read.total, start + index));
-		const videos = [...read.items];
-		if (newestFirst) {
-			videos.reverse();
-			ranks.reverse();
-		}
-		return { videos, ranks, total: read.total, page, limit };
-	}
-
-	/** The next window in `direction` after `previous`, sharing one of its videos. */
-	async next(previous: Window, direction: Direction): Promise<Window | undefined> {
-		// Any video of the previous window will do: a window that holds one covers from it on.
-		const edgeIds = new Set(previous.videos.map((video) => placeVideo(video).id));
-		const newer = direction === 'newer';
-		const from = newer ? previous.ranks[previous.ranks.length - 1] : previous.ranks[0];
-		// Overlaps of a tenth of a page, then more; past half a page a window would not move on.
-		for (let back = this.margin; back < Math.max(2, this.size / 2); back *= 2) {
-			const window = await this.read(
-				Math.max(0, newer ? from - back + 1 : from + back - 1),
-				direction,
-			);
-			if (window.videos.length === 0) return window;
-			const anchored = window.videos.some((video) => edgeIds.has(placeVideo(video).id));
-			const end = newer ? window.ranks[window.ranks.length - 1] : window.ranks[0];
-			const movedOn = newer ? end > from || newestEnd(window) : end < from || oldestEnd(window);
-			if (anchored && movedOn) return window;
-		}
-		// No window of an allowed size straddles this point (a small page size divides it): read the
-		// next one, then the previous one again; unchanged, nothing moved across the boundary between.
-		const beyond = await this.read(Math.max(0, newer ? from + 1 : from - 1), direction);
-		const again = await this.session.read(previous.page, undefined, previous.limit);
-		const ids = (videos: IDataObject[]) =>
-			videos
-				.map((video) => placeVideo(video).id)
-				.sort()
-				.join();
-		return ids(again.items) === ids(previous.videos) ? beyond : undefined;
-	}
-}
-
-const newestEnd = (window: Window) =>
-	window.videos.length === 0 || window.ranks[window.ranks.length - 1] >= window.total - 1;
-const oldestEnd = (window: Window) => window.videos.length === 0 || window.ranks[0] <= 0;
-
 /** Applies a window to the ledger, oldest video first; returns the newest created_at in it. */
 function apply(ledger: Ledger, goal: FrontierGoal, window: Window): number {
 	let newest = Number.NEGATIVE_INFINITY;
@@ -154,7 +48,7 @@ function apply(ledger: Ledger, goal: FrontierGoal, window: Window): number {
 
 /** Ranks in the window below the first video at or after `horizon`: the new `below`. */
 function belowIn(window: Window, horizon: number): number {
-	const index = window.videos.findIndex((video) => placeVideo(video).createdAt >= horizon);
+	const index = window.times.findIndex((time) => time >= horizon);
 	return index === -1 ? (window.ranks[window.ranks.length - 1] ?? -1) + 1 : window.ranks[index];
 }
 
@@ -185,7 +79,7 @@ export async function walkFrontier(
 		}
 		if (order === 'unknown') return await readWholeList(session, ledger, goal, first);
 	}
-	const walker = new Walker(session, order, total);
+	const walker = new ListReader(session, order, total);
 	const walk =
 		goal.kind === 'activate'
 			? walkDown(walker, ledger, goal, order, total)
@@ -198,7 +92,7 @@ export async function walkFrontier(
 }
 
 async function walkUp(
-	walker: Walker,
+	walker: ListReader,
 	ledger: Ledger,
 	goal: FrontierGoal,
 	order: ListOrder,
@@ -206,13 +100,13 @@ async function walkUp(
 ): Promise<FrontierResult> {
 	// Start a little below the horizon, and further down while the window is all at or above it.
 	const startRank = Math.max(0, below - walker.margin);
+	const assumedTotal = walker.total;
 	let window = await walker.read(startRank, 'newer');
 	// On a newest-first list a rank's page depends on the total: if it changed, read where it is now.
-	if (order === 'newest-first' && window.total !== walker.assumedTotal)
+	if (order === 'newest-first' && window.total !== assumedTotal)
 		window = await walker.read(startRank, 'newer');
 	const belowHorizon = (candidate: Window) =>
-		candidate.videos.some((video) => placeVideo(video).createdAt < ledger.horizon) ||
-		oldestEnd(candidate);
+		candidate.times.some((time) => time < ledger.horizon) || oldestEnd(candidate);
 	while (goal.kind === 'poll' && !belowHorizon(window)) {
 		window = await walker.read(Math.max(0, window.ranks[0] - walker.size), 'newer');
 	}
@@ -241,7 +135,7 @@ async function walkUp(
 }
 
 async function walkDown(
-	walker: Walker,
+	walker: ListReader,
 	ledger: Ledger,
 	goal: FrontierGoal,
 	order: ListOrder,
@@ -257,8 +151,7 @@ async function walkDown(
 	for (;;) {
 		newest = Math.max(newest, apply(ledger, goal, window));
 		const target = newest - SETTLE_MS;
-		if (oldestEnd(window) || window.videos.some((video) => placeVideo(video).createdAt < target))
-			break;
+		if (oldestEnd(window) || window.times.some((time) => time < target)) break;
 		const next = await walker.next(window, 'older');
 		if (!next) return { complete: false, order, total: window.total, below: 0 };
 		window = next;
@@ -281,17 +174,9 @@ async function readWholeList(
 	for (let pageNumber = 1; pageNumber <= pages; pageNumber++) {
 		const page = pageNumber === 1 ? first : await session.read(pageNumber);
 		const ranks = page.items.map((_, index) => (pageNumber - 1) * first.size + index);
-		newest = Math.max(
-			newest,
-			apply(ledger, goal, {
-				videos: page.items,
-				ranks,
-				total: page.total,
-				page: pageNumber,
-				limit: first.size,
-			}),
-		);
-		for (const video of page.items) ids.add(placeVideo(video).id);
+		const window = windowOf(page.items, ranks, { ...page, page: pageNumber, limit: first.size });
+		newest = Math.max(newest, apply(ledger, goal, window));
+		for (const id of window.ids) ids.add(id);
 		still &&= page.total === first.total;
 	}
 	// Complete only if the list held still: the same total throughout and every video read.

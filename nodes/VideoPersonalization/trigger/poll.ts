@@ -37,6 +37,7 @@ import { Ledger, type VideoEvent } from './ledger';
 import { locateSuspects } from './locate';
 import { ASKED_PAGE_SIZE, OutOfTime, type PollSession } from './session';
 import type { LegacyState, TriggerState } from './state';
+import { OrderChanged } from './windows';
 
 /** The in-flight lists are read in full at least this often, whatever their counts say. */
 export const FULL_READ_MS = 10 * 60_000;
@@ -51,12 +52,17 @@ export interface PollOutcome {
 	outOfTime: boolean;
 }
 
-/** A phase's result, or undefined when it stopped at the deadline; any other failure fails the poll. */
-async function untilOutOfTime<T>(phase: () => Promise<T>): Promise<{ value: T } | undefined> {
+/**
+ * A phase's result, or undefined when it stopped: at the deadline, or at a page listed in the
+ * other order (the next poll's frontier follows the new order). Any other failure fails the poll.
+ */
+async function untilStopped<T>(phase: () => Promise<T>): Promise<{ value: T } | undefined> {
 	return await phase().then(
 		(value) => ({ value }),
 		async (error: unknown) =>
-			error instanceof OutOfTime ? undefined : await Promise.reject(error),
+			error instanceof OutOfTime || error instanceof OrderChanged
+				? undefined
+				: await Promise.reject(error),
 	);
 }
 
@@ -94,15 +100,17 @@ export async function runPoll(
 		below: current?.below ?? 0,
 	};
 	const frontier = (
-		await untilOutOfTime(async () => await walkFrontier(session, ledger, goal, known))
+		await untilStopped(async () => await walkFrontier(session, ledger, goal, known))
 	)?.value;
 	if (goal.kind !== 'poll' && !frontier?.complete) return nothing(!frontier);
 
 	// Phase 2, after phase 1 only: its reads must be newer than every read of phase 1.
 	const fullReadDue =
 		!current || !frontier?.complete || started - current.fullReadAt >= FULL_READ_MS;
+	const order = frontier?.order ?? known.order;
 	const inFlight = frontier
-		? (await untilOutOfTime(async () => await readInFlight(session, ledger, fullReadDue)))?.value
+		? (await untilStopped(async () => await readInFlight(session, ledger, fullReadDue, order)))
+				?.value
 		: undefined;
 	if (goal.kind === 'activate') {
 		if (!inFlight?.fullRead) return nothing(!inFlight);
@@ -110,16 +118,15 @@ export async function runPoll(
 		ledger.events.length = 0;
 	}
 
-	// Phase 3.
-	const order = frontier?.order ?? known.order;
+	// Phase 3, also for what an unfinished phase 2 found missing.
 	const total = frontier?.total ?? ledger.total;
 	const suspects = inFlight?.suspects ?? [];
-	const located =
-		inFlight?.complete === true &&
-		(suspects.length === 0 ||
-			(await untilOutOfTime(
-				async () => await locateSuspects(session, ledger, suspects, { order, total }),
-			)) !== undefined);
+	const searched =
+		suspects.length === 0 ||
+		(await untilStopped(
+			async () => await locateSuspects(session, ledger, suspects, { order, total }),
+		)) !== undefined;
+	const located = inFlight?.complete === true && searched;
 
 	let fullReadAt = 0; // an unfinished phase 2 or 3: the next poll reads in full
 	if (inFlight && located)
