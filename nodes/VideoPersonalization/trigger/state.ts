@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isCount } from '../helpers/answers';
 import type { ListOrder } from '../helpers/videoList';
 
 /** A video the trigger owes an event for: it was seen in draft or processing and not yet seen finished. */
@@ -7,15 +8,15 @@ export interface TrackedVideo {
 	status: string;
 	/** created_at in ms: where to look for the video in the list. */
 	createdAt: number;
-	/** Index from the oldest end of the list when it was last seen, if known: a guess of its page. */
+	/** Its rank in the list when last seen, if known: where to look first. */
 	rank?: number;
-	/** Polls in a row whose search of the whole list did not find it (deleted after 3). */
+	/** Polls in a row whose search showed it missing (deleted after 3). */
 	misses?: number;
 }
 
 /**
- * What the trigger remembers between polls (see the invariant in poll.ts). Bounded by the
- * videos in flight and the videos of the newest second or so, never by the account's size.
+ * What the trigger remembers between polls (docs/trigger.md). Bounded by the videos in flight
+ * and the videos of the newest second or so, never by the account's size.
  */
 export interface TriggerState {
 	version: 2;
@@ -45,8 +46,6 @@ const STATE_KEY = 'videoTrigger';
 
 const isOrder = (value: unknown): value is ListOrder =>
 	value === 'newest-first' || value === 'oldest-first' || value === 'unknown';
-const isCount = (value: unknown): value is number =>
-	typeof value === 'number' && Number.isInteger(value) && value >= 0;
 const isTime = (value: unknown): value is number =>
 	typeof value === 'number' && Number.isFinite(value);
 const isRecord = (value: unknown): value is IDataObject =>
@@ -73,38 +72,36 @@ function readTracked(raw: unknown, version: 1 | 2): Record<string, TrackedVideo>
 export function readState(staticData: IDataObject): TriggerState | LegacyState | undefined {
 	const raw = staticData[STATE_KEY];
 	if (!isRecord(raw) || !isOrder(raw.order)) return undefined;
-	if (raw.version === 1) {
-		const tracked = readTracked(raw.pending, 1);
-		return isCount(raw.covered) && tracked
-			? { version: 1, order: raw.order, covered: raw.covered, tracked }
+	const version = raw.version;
+	const tracked = readTracked(version === 1 ? raw.pending : raw.tracked, version === 1 ? 1 : 2);
+	if (!tracked) return undefined;
+	if (version === 1)
+		return isCount(raw.covered)
+			? { version, order: raw.order, covered: raw.covered, tracked }
 			: undefined;
-	}
-	if (raw.version !== 2) return undefined;
-	const tracked = readTracked(raw.tracked, 2);
-	const edge = raw.edge;
-	if (
-		!tracked ||
-		!isTime(raw.horizon) ||
-		!isRecord(edge) ||
-		!Object.values(edge).every(isTime) ||
-		!isTime(raw.fullReadAt) ||
-		!isCount(raw.total) ||
-		!isCount(raw.below) ||
-		!isCount(raw.pageSize) ||
-		raw.pageSize === 0
-	) {
-		return undefined;
-	}
+	const { horizon, edge, fullReadAt, total, below, pageSize } = raw;
+	const valid =
+		version === 2 &&
+		isTime(horizon) &&
+		isRecord(edge) &&
+		Object.values(edge).every(isTime) &&
+		isTime(fullReadAt) &&
+		isCount(total) &&
+		isCount(below) &&
+		isCount(pageSize) &&
+		pageSize > 0;
+	if (!valid) return undefined;
+	const order = raw.order;
 	return {
-		version: 2,
-		order: raw.order,
-		horizon: raw.horizon,
+		version,
+		order,
+		horizon,
 		edge: edge as Record<string, number>,
 		tracked,
-		fullReadAt: raw.fullReadAt,
-		total: raw.total,
-		below: raw.below,
-		pageSize: raw.pageSize,
+		fullReadAt,
+		total,
+		below,
+		pageSize,
 	};
 }
 
