@@ -11,15 +11,13 @@ import { DEFAULT_TIMEOUT_MS, serviceClient, type ServiceClient } from './transpo
 import { fetchRestPageAtServiceSize } from './transport/pagination';
 import type { FinalStatus } from './helpers/videoList';
 import { unplaceable, type VideoEvent } from './trigger/ledger';
-import { pollOnce } from './trigger/run';
+import { pollOnce } from './trigger/poll';
 import { MIN_REQUEST_MS, OutOfTime, type PageSource } from './trigger/session';
 import { isOutOfTime } from './transport/errors';
 import { latestFinished } from './trigger/testEvent';
 
 /** A poll reads for at most this long, then commits what it has (under the durable scheduler's 45 s). */
 const MAX_POLL_MS = 40_000;
-/** The lease outlasts the poll's reading time by this much: requests sent just before it ends. */
-const LEASE_MARGIN_MS = 10 * 60_000;
 
 const toItem = (event: VideoEvent): INodeExecutionData => ({
 	json: { ...event.video, event: `video.${event.status}` },
@@ -101,7 +99,7 @@ export class VideoPersonalizationTrigger implements INodeType {
 
 		if (this.getMode() === 'manual') {
 			// "Fetch Test Event": the latest matching video, so fields can be mapped; no state changes.
-			const latest = await latestFinished(source, events, DEFAULT_TIMEOUT_MS);
+			const latest = await latestFinished(source, events);
 			if (!latest) return null;
 			return [[toItem({ status: latest.status as FinalStatus, video: latest })]];
 		}
@@ -117,7 +115,6 @@ export class VideoPersonalizationTrigger implements INodeType {
 			source,
 			now: () => Date.now(),
 			budgetMs,
-			leaseMarginMs: LEASE_MARGIN_MS,
 		});
 		if (run.status !== 'done') {
 			this.logger.debug(

@@ -70,15 +70,15 @@ class Locator {
 	async find(id: string, time: number, rank?: number): Promise<'found' | 'missing' | 'unsure'> {
 		const { reader } = this;
 		const found = () => !this.remaining.has(id);
-		const probes = 3 * Math.ceil(Math.log2(reader.total / reader.size + 2)) + 4;
+		const holds = (window: Window) =>
+			reaches(window, time, 'older') && reaches(window, time, 'newer');
 		let [guess, estimates] = [rank, 0];
-		for (let probe = 0; probe < probes; probe++) {
-			if (
-				this.windows.some(
-					(window) => reaches(window, time, 'older') && reaches(window, time, 'newer'),
-				)
-			)
-				return 'missing';
+		for (
+			let probe = 3 * Math.ceil(Math.log2(reader.total / reader.size + 2)) + 4;
+			probe > 0;
+			probe--
+		) {
+			if (this.windows.some(holds)) return 'missing';
 			const { low, high } = this.cuts(time);
 			if (guess === undefined) {
 				const halve = estimates === 2;
@@ -93,11 +93,10 @@ class Locator {
 			const window = this.see(await reader.read(Math.max(0, Math.round(start)), 'newer'));
 			guess = undefined;
 			if (found()) return 'found';
-			if (!reaches(window, time, 'older') || !reaches(window, time, 'newer')) {
-				const before = !newestEnd(window) && window.times[window.times.length - 1] < time;
-				const after = !oldestEnd(window) && window.times[0] > time;
-				if (before || after || window.times.length === 0) continue;
-			}
+			const { times } = window;
+			const before = !newestEnd(window) && times[times.length - 1] < time;
+			const after = !oldestEnd(window) && times[0] > time;
+			if (!holds(window) && (before || after || times.length === 0)) continue;
 			for (const direction of ['older', 'newer'] as Direction[]) {
 				const visit = (next: Window) => reaches(this.see(next), time, direction) || found();
 				if (!reaches(window, time, direction) && !(await reader.walk(window, direction, visit)))

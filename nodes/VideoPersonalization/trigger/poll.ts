@@ -4,18 +4,24 @@
  * in docs/trigger.md. In short: every video is accounted for (created before the horizon, or in
  * the edge) or new; an accounted video is tracked (its event owed) or its event is out. Each
  * phase reads after the previous one ended; an event comes only from a new video or a tracked
- * one seen finished, and the state and the events leave the poll together (run.ts).
+ * one seen finished; the state and the events leave the poll together, under the lease.
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import { walkFrontier, type FrontierGoal } from './frontier';
 import { readInFlight } from './inFlight';
+import { holdsLease, releaseLease, takeLease } from './lease';
 import { Ledger, type VideoEvent } from './ledger';
 import { locateSuspects } from './locate';
-import { ASKED_PAGE_SIZE, OutOfTime, type PollSession } from './session';
-import type { LegacyState, TriggerState } from './state';
+import { ASKED_PAGE_SIZE, OutOfTime, type PageSource, PollSession } from './session';
+import { type LegacyState, readState, type TriggerState, writeState } from './state';
 import { OrderChanged } from './windows';
 
 /** The in-flight lists are read in full at least this often, whatever their counts say. */
 export const FULL_READ_MS = 10 * 60_000;
+
+/** The lease outlasts the poll's reading time by this much: requests sent just before it ends. */
+const LEASE_MARGIN_MS = 10 * 60_000;
 
 export interface PollOutcome {
 	events: VideoEvent[];
@@ -25,6 +31,41 @@ export interface PollOutcome {
 	lost: string[];
 	/** The poll stopped early (its deadline); what it concluded is committed, the rest is left to the next one. */
 	outOfTime: boolean;
+}
+
+export type PollRun =
+	| { status: 'done'; outcome: PollOutcome }
+	/** Another poll of this trigger is running: nothing read, nothing emitted. */
+	| { status: 'busy' }
+	/** This poll outlived its lease and another took over: nothing committed. */
+	| { status: 'superseded' };
+
+/**
+ * One poll of the trigger `key` (workflow and node) under the lease, reading for at most
+ * `budgetMs`; the state is written together with the events it returns, or not at all.
+ */
+export async function pollOnce(request: {
+	key: string;
+	staticData: IDataObject;
+	source: PageSource;
+	now: () => number;
+	budgetMs: number;
+}): Promise<PollRun> {
+	const { key, now, budgetMs } = request;
+	const started = now();
+	const token = takeLease(key, started, started + budgetMs + LEASE_MARGIN_MS);
+	if (!token) return { status: 'busy' };
+	try {
+		const previous = readState(request.staticData);
+		const pageSize = previous?.version === 2 ? previous.pageSize : ASKED_PAGE_SIZE;
+		const session = new PollSession(request.source, started + budgetMs, now, pageSize);
+		const outcome = await runPoll(session, previous, started);
+		if (!holdsLease(key, token)) return { status: 'superseded' };
+		if (outcome.state) writeState(request.staticData, outcome.state);
+		return { status: 'done', outcome };
+	} finally {
+		releaseLease(key, token);
+	}
 }
 
 /**
@@ -39,28 +80,17 @@ async function untilStopped<T>(phase: () => Promise<T>): Promise<T | undefined> 
 	);
 }
 
-/** The page size to ask for: what the service served last time, else the most it allows. */
-export function pageSizeFor(previous: TriggerState | LegacyState | undefined): number {
-	return previous?.version === 2 ? previous.pageSize : ASKED_PAGE_SIZE;
-}
-
-export async function runPoll(
+async function runPoll(
 	session: PollSession,
 	previous: TriggerState | LegacyState | undefined,
-	now: () => number,
+	started: number,
 ): Promise<PollOutcome> {
-	const started = now();
 	const current = previous?.version === 2 ? previous : undefined;
 	const ledger = Ledger.from(previous);
 	let goal: FrontierGoal = { kind: 'activate' };
 	if (current) goal = { kind: 'poll' };
 	else if (previous?.version === 1) goal = { kind: 'legacy', covered: previous.covered };
-	const nothing = (outOfTime: boolean): PollOutcome => ({
-		events: [],
-		state: undefined,
-		lost: [],
-		outOfTime,
-	});
+	const nothing = (outOfTime: boolean) => ({ events: [], state: undefined, lost: [], outOfTime });
 
 	// Phase 1. Activation and carry-over must read their whole frontier to have a horizon at all.
 	const frontier = await untilStopped(async () => await walkFrontier(session, ledger, goal));
@@ -87,21 +117,17 @@ export async function runPoll(
 	let fullReadAt = 0;
 	if (inFlight && located)
 		fullReadAt = inFlight.fullRead ? started : (current?.fullReadAt ?? started);
-	const { order, total, below } = ledger.list;
+	const { list, edge, tracked } = ledger;
 	// An empty list at activation: nothing is accounted for, every video to come is new.
 	const horizon = Math.max(0, ledger.horizon);
-	const { edge, tracked } = ledger;
-	const pageSize = session.pageSize;
 	const state: TriggerState = {
 		version: 2,
-		order,
+		...list,
 		horizon,
 		edge,
 		tracked,
 		fullReadAt,
-		total,
-		below,
-		pageSize,
+		pageSize: session.pageSize,
 	};
 	const time = (event: VideoEvent) => Date.parse(String(event.video.created_at));
 	const events = ledger.events.sort((left, right) => time(left) - time(right));

@@ -40,8 +40,6 @@ export const pageCountOf = (total: number, size: number): number =>
  * what was read after the previous phase ended, so a later read is never older than an earlier one.
  */
 export class PollSession {
-	requests = 0;
-
 	constructor(
 		private readonly source: PageSource,
 		readonly deadline: number,
@@ -52,7 +50,6 @@ export class PollSession {
 	async read(page: number, status?: string, limit = this.pageSize): Promise<ReadPage> {
 		const left = this.deadline - this.now();
 		if (left <= 0) throw new OutOfTime();
-		this.requests++;
 		// A request that fails after the deadline (cut short, or retried past it) ends the phase like
 		// the deadline does: the poll commits what it concluded. Before the deadline, it fails the poll.
 		const result = await this.source

@@ -68,41 +68,29 @@ function readTracked(raw: unknown, version: 1 | 2): Record<string, TrackedVideo>
 	return tracked;
 }
 
+/** The checks of a version 2 state's fields besides `order` and `tracked`. */
+const FIELDS: Record<string, (value: unknown) => boolean> = {
+	horizon: isTime,
+	edge: (edge) => isRecord(edge) && Object.values(edge).every(isTime),
+	fullReadAt: isTime,
+	total: isCount,
+	below: isCount,
+	pageSize: (size) => isCount(size) && size > 0,
+};
+
 /** The state kept in static data: undefined before activation (or if it is unreadable, which re-activates). */
 export function readState(staticData: IDataObject): TriggerState | LegacyState | undefined {
 	const raw = staticData[STATE_KEY];
 	if (!isRecord(raw) || !isOrder(raw.order)) return undefined;
-	const version = raw.version;
+	const { version, order } = raw;
 	const tracked = readTracked(version === 1 ? raw.pending : raw.tracked, version === 1 ? 1 : 2);
 	if (!tracked) return undefined;
 	if (version === 1)
-		return isCount(raw.covered)
-			? { version, order: raw.order, covered: raw.covered, tracked }
-			: undefined;
-	const { horizon, edge, fullReadAt, total, below, pageSize } = raw;
-	const valid =
-		version === 2 &&
-		isTime(horizon) &&
-		isRecord(edge) &&
-		Object.values(edge).every(isTime) &&
-		isTime(fullReadAt) &&
-		isCount(total) &&
-		isCount(below) &&
-		isCount(pageSize) &&
-		pageSize > 0;
-	if (!valid) return undefined;
-	const order = raw.order;
-	return {
-		version,
-		order,
-		horizon,
-		edge: edge as Record<string, number>,
-		tracked,
-		fullReadAt,
-		total,
-		below,
-		pageSize,
-	};
+		return isCount(raw.covered) ? { version, order, covered: raw.covered, tracked } : undefined;
+	if (version !== 2 || !Object.entries(FIELDS).every(([key, valid]) => valid(raw[key])))
+		return undefined;
+	const fields = Object.fromEntries(Object.keys(FIELDS).map((key) => [key, raw[key]]));
+	return { ...fields, version, order, tracked } as TriggerState;
 }
 
 /** Written once, when a poll commits: a poll that fails or is superseded leaves the old state. */

@@ -6,7 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { pollOnce } from '../../../../nodes/VideoPersonalization/trigger/run.ts';
+import { pollOnce } from '../../../../nodes/VideoPersonalization/trigger/poll.ts';
 import { mixSeed, Rng } from '../../../../sandbox/rng.mts';
 import { type Emitted, judge, Killed, ModelService, type Order, type Verdict } from './model.mts';
 
@@ -58,7 +58,6 @@ class TriggerUnderTest {
 				source: model,
 				now: () => model.now,
 				budgetMs,
-				leaseMarginMs: 10 * MINUTE,
 			});
 			if (run.status !== 'done') return 'busy';
 			for (const event of run.outcome.events) {
