@@ -333,6 +333,12 @@ async function main(): Promise<void> {
 				repetitions: REPS,
 				note: `${med(result.newAndFinished, 'requests')} when the ${FINISHED} were also created since the last poll; ${result.seededFinished.requests} for ${FINISHED} of the seed's in-flight videos; full scan ${result.fullScanPages}`,
 			},
+			{
+				name: `Trigger, ${videos} videos: full-list scan / poll with ${FINISHED} finished`,
+				value: round(result.fullScanPages / med(result.finished, 'requests'), 1),
+				unit: '×',
+				repetitions: REPS,
+			},
 		];
 	});
 	const busyIdle = Math.max(...busy.idle.map((poll) => poll.requests));
