@@ -38,7 +38,7 @@ class Locator {
 
 	readonly remaining: Set<string>;
 
-	/** created_at of every tracked video, sorted: how many lie between two cuts is known exactly. */
+	/** created_at of every tracked video: how many lie between two cuts is known exactly. */
 	private readonly tracked: number[];
 
 	constructor(
@@ -48,10 +48,7 @@ class Locator {
 		private readonly ranked: boolean,
 	) {
 		this.remaining = new Set(suspects);
-		this.tracked = Object.values(ledger.tracked)
-			.map((video) => video.createdAt)
-			.filter(Number.isFinite)
-			.sort((left, right) => left - right);
+		this.tracked = Object.values(ledger.tracked).map((video) => video.createdAt);
 	}
 
 	see(window: Window): Window {
