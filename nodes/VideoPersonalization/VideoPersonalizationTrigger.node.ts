@@ -7,27 +7,47 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULT_TIMEOUT_MS, serviceClient } from './transport/client';
+import { DEFAULT_TIMEOUT_MS, serviceClient, type ServiceClient } from './transport/client';
 import { fetchRestPageAtServiceSize } from './transport/pagination';
 import type { FinalStatus } from './helpers/videoList';
 import { unplaceable, type VideoEvent } from './trigger/ledger';
-import { pollOnce } from './trigger/run';
+import { pollOnce } from './trigger/poll';
 import { MIN_REQUEST_MS, OutOfTime, type PageSource } from './trigger/session';
 import { isOutOfTime } from './transport/errors';
 import { latestFinished } from './trigger/testEvent';
 
 /** A poll reads for at most this long, then commits what it has (under the durable scheduler's 45 s). */
 const MAX_POLL_MS = 40_000;
-/** The lease outlasts the poll's reading time by this much: requests sent just before it ends. */
-const LEASE_MARGIN_MS = 10 * 60_000;
 
-const EVENT_NAMES: Record<FinalStatus, string> = {
-	published: 'video.published',
-	failed: 'video.failed',
-};
+const toItem = (event: VideoEvent): INodeExecutionData => ({
+	json: { ...event.video, event: `video.${event.status}` },
+});
 
-function toItem(event: VideoEvent): INodeExecutionData {
-	return { json: { ...event.video, event: EVENT_NAMES[event.status] } };
+/** The video list through the service client, at the page size the service serves. */
+function videoPages(api: ServiceClient): PageSource {
+	return {
+		page: async (page, limit, status, timeoutMs) => {
+			const call = {
+				path: '/videos',
+				qs: status ? { status } : {},
+				action: `list ${status ?? 'all'} videos to look for finished renders`,
+				// Every attempt and wait of this request (retries, a 429's Retry-After) ends by then.
+				deadline: Date.now() + Math.min(DEFAULT_TIMEOUT_MS, Math.max(MIN_REQUEST_MS, timeoutMs)),
+			};
+			// A request that runs out of the poll's time (a long Retry-After) ends the poll's reading:
+			// it commits what it concluded instead of failing.
+			const { page: served, size } = await fetchRestPageAtServiceSize(api, call, page, limit).catch(
+				async (error: unknown) =>
+					await Promise.reject(isOutOfTime(error) ? new OutOfTime() : error),
+			);
+			// The poll places every video by its id and created_at: one without them is an answer out of shape.
+			for (const [index, video] of served.items.entries()) {
+				const problem = unplaceable(video);
+				if (problem) throw api.error({ kind: 'shape', detail: `data[${index}]: ${problem}` }, call);
+			}
+			return { ...served, limit: size };
+		},
+	};
 }
 
 export class VideoPersonalizationTrigger implements INodeType {
@@ -77,42 +97,11 @@ export class VideoPersonalizationTrigger implements INodeType {
 				'Events: choose Video Published, Video Failed or both',
 			);
 		}
-		const api = await serviceClient(this);
-		const source: PageSource = {
-			page: async (page, limit, status, timeoutMs) => {
-				const call = {
-					path: '/videos',
-					qs: status ? { status } : {},
-					action: `list ${status ?? 'all'} videos to look for finished renders`,
-					// Every attempt and wait of this request (retries, a 429's Retry-After) ends by then.
-					deadline: Date.now() + Math.min(DEFAULT_TIMEOUT_MS, Math.max(MIN_REQUEST_MS, timeoutMs)),
-				};
-				// The one page-size discovery of the package; the poll reads positions off the size served.
-				// A request that runs out of the poll's time (a long Retry-After) ends the poll's reading: it
-				// commits what it concluded instead of failing.
-				const { page: served, size } = await fetchRestPageAtServiceSize(
-					api,
-					call,
-					page,
-					limit,
-				).catch(
-					async (error: unknown) =>
-						await Promise.reject(isOutOfTime(error) ? new OutOfTime() : error),
-				);
-				const result = { ...served, limit: size };
-				// The poll places every video by its id and created_at: one without them is an answer out of shape.
-				for (const [index, video] of result.items.entries()) {
-					const problem = unplaceable(video);
-					if (problem)
-						throw api.error({ kind: 'shape', detail: `data[${index}]: ${problem}` }, call);
-				}
-				return result;
-			},
-		};
+		const source = videoPages(await serviceClient(this));
 
 		if (this.getMode() === 'manual') {
 			// "Fetch Test Event": the latest matching video, so fields can be mapped; no state changes.
-			const latest = await latestFinished(source, events, DEFAULT_TIMEOUT_MS);
+			const latest = await latestFinished(source, events);
 			if (!latest) return null;
 			return [[toItem({ status: latest.status as FinalStatus, video: latest })]];
 		}
@@ -128,7 +117,6 @@ export class VideoPersonalizationTrigger implements INodeType {
 			source,
 			now: () => Date.now(),
 			budgetMs,
-			leaseMarginMs: LEASE_MARGIN_MS,
 		});
 		if (run.status !== 'done') {
 			this.logger.debug(

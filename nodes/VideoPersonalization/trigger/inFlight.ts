@@ -1,120 +1,185 @@
-import { type Ledger, placeVideo } from './ledger';
-import type { PollSession, ReadPage } from './session';
-import { windowAt } from './windows';
+import type { IDataObject } from 'n8n-workflow';
 
-const IN_FLIGHT_STATUSES = ['draft', 'processing'] as const;
-type InFlightStatus = (typeof IN_FLIGHT_STATUSES)[number];
+import { detectOrder } from '../helpers/videoList';
+import { type Ledger, placeVideo } from './ledger';
+import { pageCountOf, type PollSession, type ReadPage } from './session';
+import { type Cut, ListReader, newestEnd, oldestEnd, type Window } from './windows';
+
+const IN_FLIGHT = ['draft', 'processing'] as const;
+type InFlightStatus = (typeof IN_FLIGHT)[number];
+const listOf = (status: string) => IN_FLIGHT.indexOf(status as InFlightStatus);
 
 export interface InFlightResult {
-	/** Both lists were read to their end (a full read), or their first pages proved nothing left. */
+	/** Every gap of both lists that did not add up was read (with a full read: both lists). */
 	complete: boolean;
-	/** A full read: tracked videos missing from the lists are suspects for phase 3. */
+	/** Both lists were read in full: every tracked video was looked for. */
 	fullRead: boolean;
-	/** Tracked videos not seen in the lists; only meaningful after a full read. */
+	/** Tracked videos missing from a span read: for phase 3. */
 	suspects: string[];
 }
 
+/** A span of a list: read without a gap, it showed every video created in [from.time, to.time) that stayed. */
+interface Span {
+	from: Cut;
+	to: Cut;
+	/** Its newest window, to walk on from. */
+	last: Window;
+}
+
+/** Where a window cuts its list: its first and last change of second, or the list's ends. */
+function cutsOf(window: Window): { from?: Cut; to?: Cut } {
+	const { times, ranks, total } = window;
+	const [oldest, newest] = [
+		{ time: -Infinity, count: 0 },
+		{ time: Infinity, count: total },
+	];
+	if (times.length === 0) return total === 0 ? { from: oldest, to: newest } : {};
+	let from = oldestEnd(window) ? oldest : undefined;
+	// At the oldest end, no video is older than the first one: a span to walk on from.
+	let to = newestEnd(window) ? newest : from && { time: times[0], count: 0 };
+	for (let index = 1; index < times.length; index++) {
+		if (times[index] <= times[index - 1]) continue;
+		const cut = { time: times[index], count: ranks[index] };
+		from ??= cut;
+		if (to !== newest) to = cut;
+	}
+	return { from, to };
+}
+
 /**
- * Phase 2: the draft and processing lists. Their first pages come with their totals; when
- * draft + processing equals the tracked videos plus the unaccounted ones those pages show, and
- * every accounted video they show is tracked, no tracked video can have left the lists unless
- * another video started rendering again at the same time (the one case counts cannot show; a
- * full read every FULL_READ_MS settles it). Otherwise the lists are read in full: each accounted
- * video in flight that is not tracked is rendering again and is tracked; each tracked one not
- * seen is a suspect. When the draft list alone still adds up (drafts waiting while renders
- * finish, as on a busy account), only the processing list is read. Nothing here emits: a video
- * in flight owes no event yet.
+ * Phase 2: the draft and processing lists (docs/trigger.md). Their first pages' totals against
+ * the tracked videos; when they add up, nothing more. Otherwise each list's gaps that do not add
+ * up are read (all of both lists for a full read: every FULL_READ_MS, or when a first page shows
+ * a rejoin, since counts can hide a render finishing while another starts). Nothing here emits.
  */
 export async function readInFlight(
 	session: PollSession,
 	ledger: Ledger,
-	forceFull: boolean,
+	fullReadDue: boolean,
 ): Promise<InFlightResult> {
-	const firsts = await Promise.all(
-		IN_FLIGHT_STATUSES.map(async (status) => await session.read(1, status)),
-	);
-	const present = new Set<string>();
-	const unaccounted = { draft: 0, processing: 0 };
-	const rejoined = { draft: false, processing: false };
-	const observe = (status: InFlightStatus) => (page: ReadPage) => {
-		for (const video of page.items) {
-			const { id, createdAt } = placeVideo(video);
-			present.add(id);
-			const tracked = ledger.tracked[id];
-			if (tracked) tracked.status = status;
-			else if (!ledger.accounted(id, createdAt)) unaccounted[status]++;
-			else {
-				ledger.rejoin(video);
-				rejoined[status] = true;
-			}
-		}
-	};
-	firsts.forEach((first, index) => observe(IN_FLIGHT_STATUSES[index])(first));
-	const tracked = Object.values(ledger.tracked);
-	const expected = (status: InFlightStatus) =>
-		tracked.filter((video) => video.status === status).length + unaccounted[status];
-	const [drafts, processing] = firsts;
-	const addsUp = (status: InFlightStatus, total: number) =>
-		!rejoined[status] && total === expected(status);
-	if (
-		!forceFull &&
-		!rejoined.draft &&
-		!rejoined.processing &&
-		drafts.total + processing.total === expected('draft') + expected('processing')
-	) {
+	const lists = new InFlightLists(session, ledger);
+	const firsts = await Promise.all(IN_FLIGHT.map(async (status) => await session.read(1, status)));
+	firsts.forEach((first, index) => lists.see(IN_FLIGHT[index], first.items));
+	const tracked = Object.entries(ledger.tracked);
+	const inFlight = tracked.filter(([, video]) => listOf(video.status) !== -1);
+	const total = firsts[0].total + firsts[1].total;
+	if (!fullReadDue && !lists.rejoined && total === inFlight.length + lists.unaccounted)
 		return { complete: true, fullRead: false, suspects: [] };
-	}
-	const readDrafts = forceFull || !addsUp('draft', drafts.total);
-	const lists = IN_FLIGHT_STATUSES.map((status, index) => ({
-		status,
-		first: firsts[index],
-	})).filter(({ status }) => status === 'processing' || readDrafts);
-	const read = await Promise.all(
-		lists.map(async ({ status, first }) => await readRest(session, status, first, observe(status))),
+	const full = fullReadDue || lists.rejoined;
+	for (const [id, { status, createdAt }] of inFlight)
+		if (Number.isFinite(createdAt)) lists.expected[status as InFlightStatus].set(id, createdAt);
+	// Both lists are done before the phase is, also when one fails: no read of phase 2 may
+	// overlap phase 3's (a video tracked again while phase 3 sees its last render finished).
+	const settled = await Promise.allSettled(
+		IN_FLIGHT.map(async (status, index) => await lists.search(status, firsts[index], full)),
 	);
-	if (!read.every(Boolean)) return { complete: false, fullRead: false, suspects: [] };
-	// Drafts not read in full are where they were: their count adds up.
-	const suspects = Object.entries(ledger.tracked)
-		.filter(([id, video]) => !present.has(id) && (readDrafts || video.status !== 'draft'))
-		.map(([id]) => id);
-	return { complete: true, fullRead: readDrafts, suspects };
+	const spans: Array<Span[] | 'all' | undefined> = [];
+	for (const search of settled) {
+		if (search.status === 'rejected') throw search.reason;
+		spans.push(search.value);
+	}
+	const complete = !spans.includes(undefined);
+	const suspects = tracked.filter(([id, { status, createdAt }]) => {
+		const read = spans[listOf(status)] ?? (full && complete ? 'all' : []);
+		const covered =
+			read === 'all' || read.some((s) => s.from.time <= createdAt && createdAt < s.to.time);
+		return covered && !lists.present.has(id);
+	});
+	return { complete, fullRead: full && complete, suspects: suspects.map(([id]) => id) };
 }
 
-/**
- * The rest of one list after its first page, in overlapping windows (windows.ts): each starts a
- * few items before the last one ended and must share an item with it, else it starts further
- * back. So every video in the list from the first read to the last is seen. False if the list
- * moved too much to be sure (the caller then reads it in full next poll).
- */
-async function readRest(
-	session: PollSession,
-	status: string,
-	first: ReadPage,
-	observe: (page: ReadPage) => void,
-): Promise<boolean> {
-	const maxSize = first.size;
-	const margin = Math.max(1, Math.floor(maxSize / 10));
-	let end = first.items.length;
-	// Any video of the last window will do as an anchor: a window that holds one covers from it on.
-	let previous = new Set(first.items.map((video) => placeVideo(video).id));
-	let back = margin;
-	if (end >= first.total) return true;
-	for (;;) {
-		const { page: pageNumber, size } = windowAt(Math.max(0, end - back), maxSize);
-		const page = await session.read(pageNumber, status, size);
-		observe(page);
-		const ids = page.items.map((video) => placeVideo(video).id);
-		const reached = (pageNumber - 1) * page.size + page.items.length;
-		const anchored = ids.some((id) => previous.has(id));
-		if (anchored && reached >= page.total) return true; // the list ended
-		if (!anchored || reached <= end) {
-			// More left the list before this window than it overlaps: start further back.
-			back *= 2;
-			if (back > Math.max(end, maxSize)) return false;
-			continue;
+/** What phase 2 has seen of the two lists, and how it reads them. */
+class InFlightLists {
+	readonly present = new Set<string>();
+
+	/** Per list, id -> created_at of what it should hold: its tracked videos and every video seen in it. */
+	readonly expected = { draft: new Map<string, number>(), processing: new Map<string, number>() };
+
+	unaccounted = 0;
+
+	rejoined = false;
+
+	constructor(
+		private readonly session: PollSession,
+		private readonly ledger: Ledger,
+	) {}
+
+	see(status: InFlightStatus, videos: IDataObject[]): void {
+		for (const video of videos) {
+			const { id, createdAt } = placeVideo(video);
+			this.present.add(id);
+			this.expected[status].set(id, createdAt);
+			const tracked = this.ledger.tracked[id];
+			if (tracked) tracked.status = status;
+			else if (!this.ledger.accounted(id, createdAt)) this.unaccounted++;
+			else {
+				this.ledger.rejoin(video);
+				this.rejoined = true;
+			}
 		}
-		back = margin;
-		end = reached;
-		previous = new Set(ids);
 	}
+
+	/**
+	 * Reads the gaps of one list that do not add up (with `full`, every gap): a long one is halved
+	 * by reading its middle; a short one, or one mostly changed, is walked from the span before it.
+	 * The spans read ('all' after a full read), or undefined if it could not finish.
+	 */
+	async search(status: InFlightStatus, first: ReadPage, full: boolean) {
+		const seenOrder = detectOrder(first.items);
+		const order = seenOrder === 'unknown' ? this.ledger.list.order : seenOrder;
+		const reader = new ListReader(
+			this.session,
+			order === 'unknown' ? 'oldest-first' : order,
+			first.total,
+			status,
+		);
+		const spans: Span[] = [];
+		/** Adds what a window covers; false if it covers nothing (one second throughout). */
+		const add = (window: Window, extending?: Span): boolean => {
+			this.see(status, window.videos);
+			const { from, to } = cutsOf(window);
+			if (extending) {
+				extending.last = window;
+				if (to && to.time > extending.to.time) extending.to = to;
+			} else if (from && to && from.time < to.time) spans.push({ from, to, last: window });
+			else return false;
+			return true;
+		};
+		add(reader.window(first, 1, first.size));
+		let probing = !full;
+		for (let reads = 0; reads <= 3 * pageCountOf(first.total, reader.size) + 10; reads++) {
+			const gap = firstGap(spans, this.expected[status], reader.total, full);
+			if (!gap) return full ? 'all' : spans;
+			const { left, from, to, mismatch } = gap;
+			const positions = to.count - from.count;
+			if (!left) {
+				if (!add(await reader.read(0, 'newer'))) return undefined;
+			} else if (!probing || positions <= 2 * reader.size || 2 * Math.abs(mismatch) >= positions) {
+				const next = await reader.next(left.last, 'newer');
+				if (!next) return undefined;
+				add(next, left);
+			} else {
+				// A window all in one second cuts nothing: walk from then on.
+				probing = add(
+					await reader.read(Math.floor((from.count + to.count - reader.size) / 2), 'newer'),
+				);
+			}
+		}
+		return undefined;
+	}
+}
+
+/** The oldest gap between the spans whose count differs from the expected one (with `full`, any). */
+function firstGap(spans: Span[], expected: Map<string, number>, total: number, full: boolean) {
+	const times = [...expected.values()];
+	const olderThan = (time: number) => times.filter((at) => at < time).length;
+	let left: Span | undefined;
+	let from: Cut = { time: -Infinity, count: 0 };
+	for (const span of [...spans.sort((a, b) => a.from.time - b.from.time), undefined]) {
+		const to = span?.from ?? { time: Infinity, count: total };
+		const mismatch = olderThan(to.time) - olderThan(from.time) - (to.count - from.count);
+		if (to.time > from.time && (full || mismatch !== 0)) return { left, from, to, mismatch };
+		if (span && span.to.time > from.time) [left, from] = [span, span.to];
+	}
+	return undefined;
 }

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { type FinalStatus, isFinalStatus } from '../helpers/videoList';
-import type { TrackedVideo } from './state';
+import { type FinalStatus, isFinalStatus, type ListOrder } from '../helpers/videoList';
+import type { LegacyState, TrackedVideo, TriggerState } from './state';
 
 export interface VideoEvent {
 	status: FinalStatus;
@@ -32,25 +32,36 @@ export function placeVideo(video: IDataObject): { id: string; createdAt: number 
 }
 
 /**
- * What a poll has concluded so far: the events it owes and the videos it accounts for. Each
- * method is one rule of the invariant in poll.ts; nothing else changes `tracked` or `edge`.
+ * What a poll has concluded so far: the state it will commit and the events it owes. Each method
+ * is one rule of the invariant (docs/trigger.md); nothing else changes `tracked` or `edge`.
  */
 export class Ledger {
 	readonly events: VideoEvent[] = [];
 
 	readonly lost: string[] = [];
 
-	/** How many videos of the list are older than the horizon, as last read: where the next walk starts. */
-	below = 0;
-
-	/** The list's total as last read by the frontier. */
-	total = 0;
-
 	constructor(
 		public horizon: number,
 		readonly edge: Record<string, number>,
 		readonly tracked: Record<string, TrackedVideo>,
+		/** The list's order and total as last read, and how many of its videos are older than the horizon. */
+		public list: { order: ListOrder; total: number; below: number },
 	) {}
+
+	/** The previous poll's state (or 0.1.0's, or none) to go on from. */
+	static from(previous: TriggerState | LegacyState | undefined): Ledger {
+		const current = previous?.version === 2 ? previous : undefined;
+		return new Ledger(
+			current?.horizon ?? Number.NEGATIVE_INFINITY,
+			{ ...current?.edge },
+			structuredClone(previous?.tracked ?? {}),
+			{
+				order: previous?.order ?? 'unknown',
+				total: current?.total ?? 0,
+				below: current?.below ?? 0,
+			},
+		);
+	}
 
 	/** Created before the horizon, or seen at or after it by an earlier read: an event for it is never new. */
 	accounted(id: string, createdAt: number): boolean {
@@ -62,10 +73,10 @@ export class Ledger {
 		const { id, createdAt } = placeVideo(video);
 		this.edge[id] = createdAt;
 		if (isFinalStatus(video.status)) this.events.push({ status: video.status, video });
-		else this.tracked[id] = withRank({ status: String(video.status), createdAt }, rank);
+		else this.tracked[id] = { status: String(video.status), createdAt, rank };
 	}
 
-	/** A tracked video read again (the frontier or a search): finished ends its render with one event. */
+	/** A tracked video read again (the frontier or phase 3): finished ends its render with one event. */
 	seen(video: IDataObject, rank: number | undefined): boolean {
 		const { id, createdAt } = placeVideo(video);
 		const entry = this.tracked[id];
@@ -74,27 +85,25 @@ export class Ledger {
 			delete this.tracked[id];
 			this.events.push({ status: video.status, video });
 		} else {
-			this.tracked[id] = withRank({ status: String(video.status), createdAt }, rank ?? entry.rank);
+			this.tracked[id] = { status: String(video.status), createdAt, rank: rank ?? entry.rank };
 		}
 		return true;
 	}
 
-	/** An accounted video in the in-flight lists that is not tracked: it is rendering again. */
+	/** An accounted video in an in-flight list that is not tracked: it is rendering again. */
 	rejoin(video: IDataObject): void {
 		const { id, createdAt } = placeVideo(video);
 		this.tracked[id] = { status: String(video.status), createdAt };
 	}
 
-	/** A tracked video not found by a complete search, a third poll in a row: deleted. */
+	/** A tracked video a search showed missing, a third poll in a row: deleted. */
 	missed(id: string): void {
 		const entry = this.tracked[id];
-		if (!entry) return;
 		const misses = (entry.misses ?? 0) + 1;
-		if (misses >= 3) {
+		if (misses < 3) entry.misses = misses;
+		else {
 			delete this.tracked[id];
 			this.lost.push(id);
-		} else {
-			entry.misses = misses;
 		}
 	}
 
@@ -105,8 +114,4 @@ export class Ledger {
 		for (const [id, createdAt] of Object.entries(this.edge))
 			if (createdAt < to) delete this.edge[id];
 	}
-}
-
-function withRank(video: TrackedVideo, rank: number | undefined): TrackedVideo {
-	return rank === undefined ? video : { ...video, rank };
 }

@@ -1,133 +1,138 @@
-import { createdTimes, type ListOrder } from '../helpers/videoList';
-import { mapWithConcurrency } from '../helpers/pool';
-import { type Ledger, placeVideo } from './ledger';
-import { pageCountOf, type PollSession, rankAt, type ReadPage } from './session';
+import type { Ledger } from './ledger';
+import type { PollSession } from './session';
+import { type Cut, type Direction, ListReader, newestEnd, oldestEnd, type Window } from './windows';
 
-const CONCURRENCY = 4;
+/** The window shows every video created in `time`'s second on one side: one past it, or the list's end. */
+function reaches(window: Window, time: number, direction: Direction): boolean {
+	if (window.times.length === 0) return window.total === 0;
+	if (direction === 'older') return oldestEnd(window) || window.times[0] < time;
+	return newestEnd(window) || window.times[window.times.length - 1] > time;
+}
 
 /**
- * Phase 3: finds the suspects (tracked videos missing from the in-flight lists) in the full
- * list. Every page read here is read after phase 2, so a suspect seen finished has finished
- * since it was tracked: one event. A suspect seen in flight was skipped by a shifting page and
- * stays tracked. One that a search over a list holding still does not find is missed (deleted
- * after 3 polls); a search during which the list changed proves nothing and counts no miss.
+ * Phase 3: finds the suspects in the whole list (docs/trigger.md). Every window read here is read
+ * after phase 2, so a suspect seen finished has finished since it was tracked: one event; seen in
+ * flight, it stays tracked. One missing from windows that show its whole second is a miss
+ * (deleted after 3); a search that cannot show that proves nothing and counts none.
  */
 export async function locateSuspects(
 	session: PollSession,
 	ledger: Ledger,
 	suspects: string[],
-	list: { order: ListOrder; total: number },
 ): Promise<void> {
-	const remaining = new Set(suspects);
-	const observe = (page: ReadPage, pageNumber: number) => {
-		page.items.forEach((video, index) => {
-			const rank = rankAt(list.order, page.total, (pageNumber - 1) * page.size + index);
-			if (ledger.seen(video, rank)) remaining.delete(placeVideo(video).id);
-		});
-	};
-
-	// Where each was last seen: usually the page that holds it now (new videos only add to one end).
-	if (list.order !== 'unknown') {
-		const guesses = new Set<number>();
-		for (const id of remaining) {
-			const rank = ledger.tracked[id]?.rank;
-			if (rank === undefined) continue;
-			const position = rankAt(list.order, list.total, rank) ?? -1;
-			if (position >= 0 && position < list.total)
-				guesses.add(Math.floor(position / session.pageSize) + 1);
-		}
-		await mapWithConcurrency([...guesses], CONCURRENCY, async (pageNumber) => {
-			observe(await session.read(pageNumber), pageNumber);
-		});
-	}
-
-	const byTime = [...remaining].sort(
-		(left, right) => ledger.tracked[left].createdAt - ledger.tracked[right].createdAt,
-	);
-	for (const id of byTime) {
-		if (!remaining.has(id)) continue;
-		const found = await search(
-			session,
-			list.order,
-			ledger.tracked[id].createdAt,
-			list.total,
-			(page, pageNumber) => {
-				observe(page, pageNumber);
-				return !remaining.has(id);
-			},
-		);
-		if (found === 'missing') ledger.missed(id);
+	const { order, total } = ledger.list;
+	// Order unknown: every video shares one second; the search then reads the list end to end.
+	const reader = new ListReader(session, order === 'unknown' ? 'oldest-first' : order, total);
+	const locator = new Locator(reader, ledger, suspects, order !== 'unknown');
+	const byTime = (id: string) => ledger.tracked[id].createdAt;
+	for (const id of suspects.sort((left, right) => byTime(left) - byTime(right))) {
+		if (!locator.remaining.has(id)) continue;
+		const { createdAt, rank } = ledger.tracked[id];
+		if ((await locator.find(id, createdAt, rank)) === 'missing') ledger.missed(id);
 	}
 }
 
-type Outcome = 'found' | 'missing' | 'unsure';
+/** The windows read for the suspects, shared: a window read for one shows every other it holds. */
+class Locator {
+	readonly windows: Window[] = [];
 
-/**
- * Binary search by created_at for the page that holds `target`, then the pages next to it while
- * they still hold that second (a batch created in one second spans pages). Without an order or
- * a time, a scan. `observe` says whether the video looked for was on the page.
- */
-async function search(
-	session: PollSession,
-	order: ListOrder,
-	target: number,
-	total: number,
-	observe: (page: ReadPage, pageNumber: number) => boolean,
-): Promise<Outcome> {
-	const totals = new Set<number>();
-	const read = async (pageNumber: number) => {
-		const page = await session.read(pageNumber);
-		totals.add(page.total);
-		return { page, found: observe(page, pageNumber) };
-	};
-	const verdict = (): Outcome => (totals.size === 1 ? 'missing' : 'unsure');
-	let pages = pageCountOf(total, session.pageSize);
-	if (order === 'unknown' || Number.isNaN(target)) {
-		for (let pageNumber = 1; pageNumber <= pages; pageNumber++) {
-			const { page, found } = await read(pageNumber);
-			if (found) return 'found';
-			pages = pageCountOf(page.total, page.size);
-		}
-		return verdict();
+	readonly remaining: Set<string>;
+
+	/** created_at of every tracked video: how many lie between two cuts is known exactly. */
+	private readonly tracked: number[];
+
+	constructor(
+		private readonly reader: ListReader,
+		private readonly ledger: Ledger,
+		suspects: string[],
+		private readonly ranked: boolean,
+	) {
+		this.remaining = new Set(suspects);
+		this.tracked = Object.values(ledger.tracked).map((video) => video.createdAt);
 	}
-	const newerIsLower = order === 'newest-first';
-	let low = 1;
-	let high = pages;
-	while (low <= high) {
-		const middle = Math.floor((low + high) / 2);
-		const { page, found } = await read(middle);
-		if (found) return 'found';
-		const times = createdTimes(page.items);
-		if (times.length === 0) {
-			high = middle - 1;
-			continue;
-		}
-		const newer = target > Math.max(...times);
-		const older = target < Math.min(...times);
-		if (newer || older) {
-			if (newer === newerIsLower) high = middle - 1;
-			else low = middle + 1;
-			continue;
-		}
-		for (const step of [-1, 1]) {
-			for (
-				let pageNumber = middle + step;
-				pageNumber >= 1 && pageNumber <= pageCountOf(page.total, page.size);
-				pageNumber += step
-			) {
-				const next = await read(pageNumber);
-				if (next.found) return 'found';
-				const nextTimes = createdTimes(next.page.items);
-				if (
-					nextTimes.length === 0 ||
-					target < Math.min(...nextTimes) ||
-					target > Math.max(...nextTimes)
-				)
-					break;
+
+	see(window: Window): Window {
+		this.windows.push(window);
+		window.videos.forEach((video, index) => {
+			if (this.ledger.seen(video, this.ranked ? window.ranks[index] : undefined))
+				this.remaining.delete(window.ids[index]);
+		});
+		return window;
+	}
+
+	/**
+	 * Probes where the suspect should be (its rank, else an estimate; every third probe halves
+	 * instead) until a window reaches its second, then walks on both ways until its whole second is shown.
+	 */
+	async find(id: string, time: number, rank?: number): Promise<'found' | 'missing' | 'unsure'> {
+		const { reader } = this;
+		const found = () => !this.remaining.has(id);
+		const holds = (window: Window) =>
+			reaches(window, time, 'older') && reaches(window, time, 'newer');
+		let [guess, estimates] = [rank, 0];
+		for (
+			let probe = 3 * Math.ceil(Math.log2(reader.total / reader.size + 2)) + 4;
+			probe > 0;
+			probe--
+		) {
+			if (this.windows.some(holds)) return 'missing';
+			const { low, high } = this.cuts(time);
+			if (guess === undefined) {
+				const halve = estimates === 2;
+				guess = halve ? (low.count + high.count) / 2 : this.estimate(time, low, high);
+				estimates = halve || low.time === -Infinity ? 0 : estimates + 1;
 			}
+			// A window around the guess, not below what is known to be older.
+			const start = Math.max(
+				low.count,
+				Math.min(guess - reader.size / 2, high.count - reader.size),
+			);
+			const window = this.see(await reader.read(Math.max(0, Math.round(start)), 'newer'));
+			guess = undefined;
+			if (found()) return 'found';
+			const { times } = window;
+			const before = !newestEnd(window) && times[times.length - 1] < time;
+			const after = !oldestEnd(window) && times[0] > time;
+			if (!holds(window) && (before || after || times.length === 0)) continue;
+			for (const direction of ['older', 'newer'] as Direction[]) {
+				const visit = (next: Window) => reaches(this.see(next), time, direction) || found();
+				if (!reaches(window, time, direction) && !(await reader.walk(window, direction, visit)))
+					return 'unsure';
+				if (found()) return 'found';
+			}
+			return 'missing';
 		}
-		return verdict();
+		return 'unsure';
 	}
-	// Narrowed to nothing: the page next to the last one read may hold it after a shift.
-	return verdict();
+
+	/** The nearest cuts read around `time` (else the horizon's, and the list's ends). */
+	private cuts(time: number): { low: Cut; high: Cut } {
+		const horizon = { time: this.ledger.horizon, count: this.ledger.list.below };
+		let low: Cut = { time: -Infinity, count: 0 };
+		let high: Cut = horizon.time > time ? horizon : { time: Infinity, count: this.reader.total };
+		for (const window of this.windows) {
+			window.times.forEach((at, index) => {
+				const rank = window.ranks[index];
+				if (at < time && (at > low.time || (at === low.time && rank >= low.count)))
+					low = { time: at, count: rank + 1 };
+				if (at > time && (at < high.time || (at === high.time && rank < high.count)))
+					high = { time: at, count: rank };
+			});
+		}
+		return { low, high };
+	}
+
+	/**
+	 * Where a video created at `time` should be between two cuts: after the tracked videos created
+	 * between `low` and it, and its share of the others, spread evenly over the time between.
+	 */
+	private estimate(time: number, low: Cut, high: Cut): number {
+		if (low.time === -Infinity) return 0; // nothing read below it: the oldest end first
+		if (Number.isNaN(time)) return (low.count + high.count) / 2;
+		const between = (from: number, to: number) =>
+			this.tracked.filter((at) => at > from && at < to).length;
+		const others = Math.max(0, high.count - low.count - between(low.time, high.time));
+		const share = high.time === Infinity ? 0 : (time - low.time) / (high.time - low.time);
+		return low.count + between(low.time, time) + others * share;
+	}
 }

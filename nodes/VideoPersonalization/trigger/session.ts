@@ -1,11 +1,11 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import type { ListOrder } from '../helpers/videoList';
 import type { RestPage } from '../transport/pagination';
 
 /** Where a poll reads from: the REST video list, optionally filtered by status. */
 export interface PageSource {
-	/** `timeoutMs`: what is left of the poll's time; a request may outlive it by a little (MIN_REQUEST_MS). */
+	/**
+	 * `timeoutMs`: what is left of the poll's time; a request may outlive it by a little
+	 * (MIN_REQUEST_MS). The answer's `limit` is the page size the service used: pages are numbered at it.
+	 */
 	page(
 		page: number,
 		limit: number,
@@ -32,13 +32,14 @@ export interface ReadPage extends RestPage {
 	size: number;
 }
 
+export const pageCountOf = (total: number, size: number): number =>
+	Math.max(1, Math.ceil(total / size));
+
 /**
  * The reads of one poll. Every read is fresh (no cache): a phase's conclusions rest only on
  * what was read after the previous phase ended, so a later read is never older than an earlier one.
  */
 export class PollSession {
-	requests = 0;
-
 	constructor(
 		private readonly source: PageSource,
 		readonly deadline: number,
@@ -46,49 +47,20 @@ export class PollSession {
 		public pageSize: number,
 	) {}
 
-	timeLeft(): number {
-		return this.deadline - this.now();
-	}
-
 	async read(page: number, status?: string, limit = this.pageSize): Promise<ReadPage> {
-		const left = this.timeLeft();
+		const left = this.deadline - this.now();
 		if (left <= 0) throw new OutOfTime();
-		this.requests++;
 		// A request that fails after the deadline (cut short, or retried past it) ends the phase like
 		// the deadline does: the poll commits what it concluded. Before the deadline, it fails the poll.
 		const result = await this.source
 			.page(page, limit, status, left)
-			.catch(async (error: unknown) =>
-				this.timeLeft() <= 0 ? await Promise.reject(new OutOfTime()) : await Promise.reject(error),
+			.catch(
+				async (error: unknown) =>
+					await Promise.reject(this.deadline <= this.now() ? new OutOfTime() : error),
 			);
-		// A service that serves fewer than asked (while more remain) pages by what it serves.
-		let size = Math.min(limit, result.limit > 0 ? result.limit : limit);
-		if (result.items.length < size && page * size < result.total)
-			size = Math.max(1, result.items.length);
+		const size = Math.min(limit, result.limit > 0 ? result.limit : limit);
 		// Learnt only from a full-size ask: a smaller window says nothing about the service's limit.
 		if (limit === this.pageSize && size < this.pageSize && page === 1) this.pageSize = size;
 		return { ...result, size };
 	}
-}
-
-export const isInFlight = (video: IDataObject): boolean =>
-	video.status === 'draft' || video.status === 'processing';
-
-/**
- * The rank (index from the oldest end) of the video at `position` in a list of `total` in this
- * order, or the position of a rank: the mapping is its own inverse. Undefined while the order is not known.
- */
-export function rankAt(
-	order: Exclude<ListOrder, 'unknown'>,
-	total: number,
-	position: number,
-): number;
-export function rankAt(order: ListOrder, total: number, position: number): number | undefined;
-export function rankAt(order: ListOrder, total: number, position: number): number | undefined {
-	if (order === 'oldest-first') return position;
-	return order === 'newest-first' ? total - 1 - position : undefined;
-}
-
-export function pageCountOf(total: number, size: number): number {
-	return Math.max(1, Math.ceil(total / size));
 }

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isCount } from '../helpers/answers';
 import type { ListOrder } from '../helpers/videoList';
 
 /** A video the trigger owes an event for: it was seen in draft or processing and not yet seen finished. */
@@ -7,15 +8,15 @@ export interface TrackedVideo {
 	status: string;
 	/** created_at in ms: where to look for the video in the list. */
 	createdAt: number;
-	/** Index from the oldest end of the list when it was last seen, if known: a guess of its page. */
+	/** Its rank in the list when last seen, if known: where to look first. */
 	rank?: number;
-	/** Polls in a row whose search of the whole list did not find it (deleted after 3). */
+	/** Polls in a row whose search showed it missing (deleted after 3). */
 	misses?: number;
 }
 
 /**
- * What the trigger remembers between polls (see the invariant in poll.ts). Bounded by the
- * videos in flight and the videos of the newest second or so, never by the account's size.
+ * What the trigger remembers between polls (docs/trigger.md). Bounded by the videos in flight
+ * and the videos of the newest second or so, never by the account's size.
  */
 export interface TriggerState {
 	version: 2;
@@ -45,8 +46,6 @@ const STATE_KEY = 'videoTrigger';
 
 const isOrder = (value: unknown): value is ListOrder =>
 	value === 'newest-first' || value === 'oldest-first' || value === 'unknown';
-const isCount = (value: unknown): value is number =>
-	typeof value === 'number' && Number.isInteger(value) && value >= 0;
 const isTime = (value: unknown): value is number =>
 	typeof value === 'number' && Number.isFinite(value);
 const isRecord = (value: unknown): value is IDataObject =>
@@ -69,43 +68,29 @@ function readTracked(raw: unknown, version: 1 | 2): Record<string, TrackedVideo>
 	return tracked;
 }
 
+/** The checks of a version 2 state's fields besides `order` and `tracked`. */
+const FIELDS: Record<string, (value: unknown) => boolean> = {
+	horizon: isTime,
+	edge: (edge) => isRecord(edge) && Object.values(edge).every(isTime),
+	fullReadAt: isTime,
+	total: isCount,
+	below: isCount,
+	pageSize: (size) => isCount(size) && size > 0,
+};
+
 /** The state kept in static data: undefined before activation (or if it is unreadable, which re-activates). */
 export function readState(staticData: IDataObject): TriggerState | LegacyState | undefined {
 	const raw = staticData[STATE_KEY];
 	if (!isRecord(raw) || !isOrder(raw.order)) return undefined;
-	if (raw.version === 1) {
-		const tracked = readTracked(raw.pending, 1);
-		return isCount(raw.covered) && tracked
-			? { version: 1, order: raw.order, covered: raw.covered, tracked }
-			: undefined;
-	}
-	if (raw.version !== 2) return undefined;
-	const tracked = readTracked(raw.tracked, 2);
-	const edge = raw.edge;
-	if (
-		!tracked ||
-		!isTime(raw.horizon) ||
-		!isRecord(edge) ||
-		!Object.values(edge).every(isTime) ||
-		!isTime(raw.fullReadAt) ||
-		!isCount(raw.total) ||
-		!isCount(raw.below) ||
-		!isCount(raw.pageSize) ||
-		raw.pageSize === 0
-	) {
+	const { version, order } = raw;
+	const tracked = readTracked(version === 1 ? raw.pending : raw.tracked, version === 1 ? 1 : 2);
+	if (!tracked) return undefined;
+	if (version === 1)
+		return isCount(raw.covered) ? { version, order, covered: raw.covered, tracked } : undefined;
+	if (version !== 2 || !Object.entries(FIELDS).every(([key, valid]) => valid(raw[key])))
 		return undefined;
-	}
-	return {
-		version: 2,
-		order: raw.order,
-		horizon: raw.horizon,
-		edge: edge as Record<string, number>,
-		tracked,
-		fullReadAt: raw.fullReadAt,
-		total: raw.total,
-		below: raw.below,
-		pageSize: raw.pageSize,
-	};
+	const fields = Object.fromEntries(Object.keys(FIELDS).map((key) => [key, raw[key]]));
+	return { ...fields, version, order, tracked } as TriggerState;
 }
 
 /** Written once, when a poll commits: a poll that fails or is superseded leaves the old state. */

@@ -138,6 +138,23 @@ describe('Video Personalization Trigger', () => {
 			expect(finished).toHaveLength(250);
 			const cost = run.requestsPerPoll[run.requestsPerPoll.length - 1];
 			expect(cost).toBeLessThanOrEqual(3 + Math.ceil(run.emitted.length / 100) + 2);
+
+			// 20 videos from all over the history render again; then they finish: each is looked up
+			// on its page, not searched for page by page (about 2 requests per page that holds one).
+			const history = large.store.listVideos();
+			const again = Array.from({ length: 20 }, (_, index) => history[2000 + index * 4900]);
+			for (const video of again) large.store.setVideoOutcome(video.id, { status: 'processing' });
+			large.clock.advance(MINUTE);
+			expect(await run.poll()).toBeNull(); // sees them rendering again: they are tracked
+			for (const video of again) large.store.setVideoOutcome(video.id, { status: 'published' });
+			large.clock.advance(MINUTE);
+			const result = await run.poll();
+			expect(result?.[0].map((item) => item.json.id).sort()).toEqual(
+				again.map((video) => video.id).sort(),
+			);
+			expect(run.requestsPerPoll[run.requestsPerPoll.length - 1]).toBeLessThanOrEqual(
+				2 * (3 + again.length) + 5,
+			);
 		} finally {
 			await large.close();
 		}

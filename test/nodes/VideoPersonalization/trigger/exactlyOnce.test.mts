@@ -2,11 +2,13 @@
  * The trigger's promise, exactly once, under random schedules of a model service that changes
  * between any two requests (model.mts, schedule.mts). A failure prints its seed; replay it with
  * MODEL_SEED=<seed> npx jest test/nodes/VideoPersonalization/trigger/exactlyOnce.test.mts
- * MODEL_RUNS sets how many seeds each scheduler tries (default 1500).
+ * MODEL_RUNS sets how many seeds each scheduler tries (default 1500); MODEL_FIRST, the first one
+ * (default 1; the durable scheduler's seeds start 1,000,000 higher).
  */
 import { runMany, runSchedule, type Scheduler } from './schedule.mts';
 
 const RUNS = Number(process.env.MODEL_RUNS ?? 1500);
+const FIRST = Number(process.env.MODEL_FIRST ?? 1);
 const REPLAY = process.env.MODEL_SEED === undefined ? undefined : Number(process.env.MODEL_SEED);
 
 describe.each(['legacy', 'durable'] as Scheduler[])(
@@ -21,7 +23,7 @@ describe.each(['legacy', 'durable'] as Scheduler[])(
 			return;
 		}
 		it(`holds for ${RUNS} random schedules`, async () => {
-			const first = scheduler === 'legacy' ? 1 : 1_000_001;
+			const first = scheduler === 'legacy' ? FIRST : 1_000_000 + FIRST;
 			const failures = await runMany(first, RUNS, scheduler);
 			const report = failures
 				.slice(0, 5)

@@ -6,7 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { pollOnce } from '../../../../nodes/VideoPersonalization/trigger/run.ts';
+import { pollOnce } from '../../../../nodes/VideoPersonalization/trigger/poll.ts';
 import { mixSeed, Rng } from '../../../../sandbox/rng.mts';
 import { type Emitted, judge, Killed, ModelService, type Order, type Verdict } from './model.mts';
 
@@ -58,7 +58,6 @@ class TriggerUnderTest {
 				source: model,
 				now: () => model.now,
 				budgetMs,
-				leaseMarginMs: 10 * MINUTE,
 			});
 			if (run.status !== 'done') return 'busy';
 			for (const event of run.outcome.events) {
@@ -90,11 +89,15 @@ function accountFor(rng: Rng) {
 		oneSecondStart: rng.float() < 0.15,
 		changeRate: [0.05, 0.2, 0.5][rng.int(0, 2)],
 		polls: rng.int(8, 30),
+		/** Share of finished videos rendered again at the start: in flight, spread over the history. */
+		inFlightAtStart: [0.2, 0.2, 0.6][rng.int(0, 2)],
+		/** Share of changes that render a finished video again (each forces a full read of the lists). */
+		rerenders: [0, 0.03, 0.08][rng.int(0, 2)],
 	};
 }
 
 /** Applies one random change to the model (called between requests). */
-function change(model: ModelService, rng: Rng): void {
+function change(model: ModelService, rng: Rng, rerenders: number): void {
 	const roll = rng.float();
 	const pick = <T,>(list: T[]): T | undefined =>
 		list.length ? list[rng.int(0, list.length - 1)] : undefined;
@@ -110,10 +113,10 @@ function change(model: ModelService, rng: Rng): void {
 	} else if (roll < 0.72) {
 		const video = pick(model.inFlight());
 		if (video) model.start(video);
-	} else if (roll < 0.8) {
+	} else if (roll < 0.72 + rerenders) {
 		const video = pick(model.finished());
 		if (video) model.rerender(video);
-	} else if (roll < 0.82) {
+	} else if (roll < 0.74 + rerenders) {
 		const video = pick(model.videos.filter((candidate) => candidate.deletedAt === undefined));
 		if (video) model.delete(video);
 	} else {
@@ -135,7 +138,8 @@ export async function runSchedule(
 			model.create(10, { status: 'published', sameSecond: rng.float() < 0.5 });
 			model.now += rng.int(0, 5000);
 		}
-		for (const video of model.videos) if (rng.float() < 0.2) model.rerender(video);
+		for (const video of model.videos)
+			if (rng.float() < account.inFlightAtStart) model.rerender(video);
 	}
 	const trigger = new TriggerUnderTest(scheduler);
 	let activatedFrom = Number.NaN;
@@ -153,7 +157,7 @@ export async function runSchedule(
 			const overlapping = await trigger.poll(model, 40_000);
 			if (overlapping === 'done') log.push('overlapping poll was not refused');
 		}
-		if (changing && rng.float() < account.changeRate) change(model, rng);
+		if (changing && rng.float() < account.changeRate) change(model, rng, account.rerenders);
 		if (changing && rng.float() < 0.03) throw new Error('503 from the service');
 	};
 
