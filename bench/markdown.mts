@@ -101,6 +101,20 @@ function triggerNotes(results: Results): string {
 ${markdownTable(rows)}`;
 }
 
+/** The reference client's own figures for Create at B = 1 without headers: the spread it also meets. */
+function bucketOfOne(rows: Row[]): string {
+	const row = rows.find(
+		(each) =>
+			each.headers === 'none' &&
+			each.case === 'Create 1,000' &&
+			each['R/s, B'] === '10, 1' &&
+			String(each.contender).startsWith('reference'),
+	);
+	return row
+		? ` (the reference client, which knows R, took ${row['× N/R']}× N/R there with ${row['429 share']} answered 429)`
+		: '';
+}
+
 /** What the rate-limit run shows, with its figures. */
 function rateLimitNotes(results: Results): string {
 	const nodeRows = results.table.rows.filter((row) => String(row.contender).startsWith('node'));
@@ -125,7 +139,7 @@ ${summary('RateLimit', 'With RateLimit headers')}
   from it cost seconds the run does not have. The reference client knows R and pays nothing.
 - With a bucket of one (B = 1) there is no slack: each request must reach the service at least 1/R after the one
   before, so any spread in how long requests take to get there (n8n's request path, the machine's load) costs a 429
-  or has to be paid as spacing.
+  or has to be paid as spacing${bucketOfOne(results.table.rows)}.
 - Two processes on one key each learn their own pace from the 429s they meet: they share the limit unevenly and
   draw more 429s than one (README, "Running in queue mode").`;
 }
