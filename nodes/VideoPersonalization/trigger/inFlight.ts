@@ -47,7 +47,7 @@ function cutsOf(window: Window): { from?: Cut; to?: Cut } {
 }
 
 /**
- * Phase 2: the draft and processing lists (docs/trigger.md). Their first pages' totals against
+ * Phase 2: the draft and processing lists (docs/architecture.md). Their first pages' totals against
  * the tracked videos; when they add up, nothing more. Otherwise each list's gaps that do not add
  * up are read (all of both lists for a full read: every FULL_READ_MS, or when a first page shows
  * a rejoin, since counts can hide a render finishing while another starts). Nothing here emits.

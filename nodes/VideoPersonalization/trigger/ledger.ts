@@ -33,7 +33,7 @@ export function placeVideo(video: IDataObject): { id: string; createdAt: number 
 
 /**
  * What a poll has concluded so far: the state it will commit and the events it owes. Each method
- * is one rule of the invariant (docs/trigger.md); nothing else changes `tracked` or `edge`.
+ * is one rule of the invariant (docs/architecture.md); nothing else changes `tracked` or `edge`.
  */
 export class Ledger {
 	readonly events: VideoEvent[] = [];

@@ -10,7 +10,7 @@ function reaches(window: Window, time: number, direction: Direction): boolean {
 }
 
 /**
- * Phase 3: finds the suspects in the whole list (docs/trigger.md). Every window read here is read
+ * Phase 3: finds the suspects in the whole list (docs/architecture.md). Every window read here is read
  * after phase 2, so a suspect seen finished has finished since it was tracked: one event; seen in
  * flight, it stays tracked. One missing from windows that show its whole second is a miss
  * (deleted after 3); a search that cannot show that proves nothing and counts none.

@@ -1,7 +1,7 @@
 /**
  * The trigger's poll: from the state the last committed poll left to the next state and the
  * events in between. The invariant, the state, the three phases and the words the code uses are
- * in docs/trigger.md. In short: every video is accounted for (created before the horizon, or in
+ * in docs/architecture.md. In short: every video is accounted for (created before the horizon, or in
  * the edge) or new; an accounted video is tracked (its event owed) or its event is out. Each
  * phase reads after the previous one ended; an event comes only from a new video or a tracked
  * one seen finished; the state and the events leave the poll together, under the lease.

@@ -15,7 +15,7 @@ export interface TrackedVideo {
 }
 
 /**
- * What the trigger remembers between polls (docs/trigger.md). Bounded by the videos in flight
+ * What the trigger remembers between polls (docs/architecture.md). Bounded by the videos in flight
  * and the videos of the newest second or so, never by the account's size.
  */
 export interface TriggerState {
