@@ -70,11 +70,9 @@ class Locator {
 		const holds = (window: Window) =>
 			reaches(window, time, 'older') && reaches(window, time, 'newer');
 		let [guess, estimates] = [rank, 0];
-		for (
-			let probe = 3 * Math.ceil(Math.log2(reader.total / reader.size + 2)) + 4;
-			probe > 0;
-			probe--
-		) {
+		// Every third probe halves: enough to narrow the whole list down to one window, and a few more.
+		const probes = 3 * Math.ceil(Math.log2(reader.total / reader.size + 2)) + 4;
+		for (let probe = 0; probe < probes; probe++) {
 			if (this.windows.some(holds)) return 'missing';
 			const { low, high } = this.cuts(time);
 			if (guess === undefined) {

@@ -20,7 +20,10 @@ export const MIN_REQUEST_MS = 5000;
 /** The page size asked for; the service may serve fewer (its `limit`), which is then used. */
 export const ASKED_PAGE_SIZE = 100;
 
-/** Thrown by a read that would start after the poll's deadline: the phase stops and keeps what it has. */
+/**
+ * A read that would start after the poll's deadline, or whose request ran out of the poll's time:
+ * the phase stops and the poll commits what it concluded.
+ */
 export class OutOfTime extends Error {
 	constructor() {
 		super('The poll ran out of time');
