@@ -1,7 +1,6 @@
 import type {
 	IAuthenticateGeneric,
 	IAuthenticateRuleResponseCode,
-	IAuthenticateRuleResponseSuccessBody,
 	IHttpRequestMethods,
 	Icon,
 	ICredentialTestRequest,
@@ -67,18 +66,12 @@ const wrongQueryAddress = (status: number): string =>
 	'Base URL: it is the service address ending in /v1.';
 
 /** Fails the test when a 2xx answer's body holds `value` at `key` (lodash path). */
-function bodyRule(
-	key: string,
-	value: unknown,
-	message: string,
-): IAuthenticateRuleResponseSuccessBody {
-	return { type: 'responseSuccessBody', properties: { key, value, message } };
-}
+const bodyRule = (key: string, value: unknown, message: string) =>
+	({ type: 'responseSuccessBody', properties: { key, value, message } }) as const;
 
 /** Fails the test with `message` when the answer has this status. */
-function statusRule(value: number, message: string): IAuthenticateRuleResponseCode {
-	return { type: 'responseCode', properties: { value, message } };
-}
+const statusRule = (value: number, message: string) =>
+	({ type: 'responseCode', properties: { value, message } }) as const;
 
 /**
  * Bearer API key for the Video Personalization Service (docs/service-facts.md, "Addresses and the key").
@@ -171,9 +164,7 @@ export class VideoPersonalizationApi implements ICredentialType {
 	authenticate: IAuthenticateGeneric = {
 		type: 'generic',
 		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.apiKey}}',
-			},
+			headers: { Authorization: '=Bearer {{$credentials.apiKey}}' },
 		},
 	};
 

@@ -7,14 +7,20 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { createdAtMs, detectOrder, type FinalStatus, isFinalStatus } from './helpers/videoList';
 import { DEFAULT_TIMEOUT_MS, serviceClient, type ServiceClient } from './transport/client';
+import { isOutOfTime } from './transport/errors';
 import { fetchRestPageAtServiceSize } from './transport/pagination';
-import type { FinalStatus } from './helpers/videoList';
 import { unplaceable, type VideoEvent } from './trigger/ledger';
 import { pollOnce } from './trigger/poll';
-import { MIN_REQUEST_MS, OutOfTime, type PageSource } from './trigger/session';
-import { isOutOfTime } from './transport/errors';
-import { latestFinished } from './trigger/testEvent';
+import {
+	ASKED_PAGE_SIZE,
+	MIN_REQUEST_MS,
+	OutOfTime,
+	type PageSource,
+	pageCountOf,
+	PollSession,
+} from './trigger/session';
 
 /** A poll reads for at most this long, then commits what it has (under the durable scheduler's 45 s). */
 const MAX_POLL_MS = 40_000;
@@ -48,6 +54,26 @@ function videoPages(api: ServiceClient): PageSource {
 			return { ...served, limit: size };
 		},
 	};
+}
+
+/** "Fetch Test Event": the most recent video in one of the given statuses; reads only. */
+async function latestFinished(
+	source: PageSource,
+	statuses: FinalStatus[],
+): Promise<IDataObject | undefined> {
+	// No deadline: each request has the default timeout.
+	const session = new PollSession(source, Number.POSITIVE_INFINITY, Date.now, ASKED_PAGE_SIZE);
+	let latest: IDataObject | undefined;
+	for (const status of statuses) {
+		const first = await session.read(1, status);
+		let items = first.items;
+		// Oldest first, the newest are on the last page.
+		if (first.total > items.length && detectOrder(items) === 'oldest-first')
+			items = (await session.read(pageCountOf(first.total, first.size), status)).items;
+		for (const video of items)
+			if (!latest || (createdAtMs(video) ?? 0) > (createdAtMs(latest) ?? 0)) latest = video;
+	}
+	return latest;
 }
 
 export class VideoPersonalizationTrigger implements INodeType {
@@ -88,9 +114,7 @@ export class VideoPersonalizationTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const events = (this.getNodeParameter('events', []) as string[]).filter(
-			(event): event is FinalStatus => event === 'published' || event === 'failed',
-		);
+		const events = (this.getNodeParameter('events', []) as string[]).filter(isFinalStatus);
 		if (events.length === 0) {
 			throw new NodeOperationError(
 				this.getNode(),

@@ -16,7 +16,7 @@ export type FrontierGoal =
 	/** Activation: nothing is new; the walk only records the newest second or so. */
 	| { kind: 'activate' }
 	/** A state from 0.1.0: the videos from rank `covered` on are new. */
-	| { kind: 'legacy'; covered: number };
+	| { kind: 'carry-over'; covered: number };
 
 /** Applies a window to the ledger, oldest video first; returns the newest created_at in it. */
 function apply(ledger: Ledger, goal: FrontierGoal, window: Window): number {
@@ -26,7 +26,7 @@ function apply(ledger: Ledger, goal: FrontierGoal, window: Window): number {
 		const isNew =
 			goal.kind === 'poll'
 				? !ledger.accounted(id, createdAt)
-				: goal.kind === 'legacy' && rank >= goal.covered && !(id in ledger.edge);
+				: goal.kind === 'carry-over' && rank >= goal.covered && !(id in ledger.edge);
 		if (isNew) ledger.newcomer(video, rank);
 		// Activation and carry-over: everything read is accounted for; advance() keeps the newest.
 		else if (goal.kind !== 'poll') ledger.edge[id] = createdAt;
@@ -82,7 +82,7 @@ export async function walkFrontier(
 async function walkUp(reader: ListReader, ledger: Ledger, goal: FrontierGoal): Promise<boolean> {
 	const list = ledger.list;
 	// Start a little below the horizon, and further down while the window is all at or above it.
-	const below = goal.kind === 'legacy' ? goal.covered : list.below;
+	const below = goal.kind === 'carry-over' ? goal.covered : list.below;
 	const startRank = Math.max(0, below - reader.margin);
 	const assumedTotal = reader.total;
 	let window = await reader.read(startRank, 'newer');

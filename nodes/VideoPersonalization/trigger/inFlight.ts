@@ -29,10 +29,8 @@ interface Span {
 /** Where a window cuts its list: its first and last change of second, or the list's ends. */
 function cutsOf(window: Window): { from?: Cut; to?: Cut } {
 	const { times, ranks, total } = window;
-	const [oldest, newest] = [
-		{ time: -Infinity, count: 0 },
-		{ time: Infinity, count: total },
-	];
+	const oldest: Cut = { time: -Infinity, count: 0 };
+	const newest: Cut = { time: Infinity, count: total };
 	if (times.length === 0) return total === 0 ? { from: oldest, to: newest } : {};
 	let from = oldestEnd(window) ? oldest : undefined;
 	// At the oldest end, no video is older than the first one: a span to walk on from.
@@ -47,7 +45,7 @@ function cutsOf(window: Window): { from?: Cut; to?: Cut } {
 }
 
 /**
- * Phase 2: the draft and processing lists (docs/trigger.md). Their first pages' totals against
+ * Phase 2: the draft and processing lists (docs/architecture.md). Their first pages' totals against
  * the tracked videos; when they add up, nothing more. Otherwise each list's gaps that do not add
  * up are read (all of both lists for a full read: every FULL_READ_MS, or when a first page shows
  * a rejoin, since counts can hide a render finishing while another starts). Nothing here emits.
@@ -63,7 +61,7 @@ export async function readInFlight(
 	const tracked = Object.entries(ledger.tracked);
 	const inFlight = tracked.filter(([, video]) => listOf(video.status) !== -1);
 	const total = firsts[0].total + firsts[1].total;
-	if (!fullReadDue && !lists.rejoined && total === inFlight.length + lists.unaccounted)
+	if (!fullReadDue && !lists.rejoined && total === inFlight.length + lists.newcomers)
 		return { complete: true, fullRead: false, suspects: [] };
 	const full = fullReadDue || lists.rejoined;
 	for (const [id, { status, createdAt }] of inFlight)
@@ -95,7 +93,7 @@ class InFlightLists {
 	/** Per list, id -> created_at of what it should hold: its tracked videos and every video seen in it. */
 	readonly expected = { draft: new Map<string, number>(), processing: new Map<string, number>() };
 
-	unaccounted = 0;
+	newcomers = 0;
 
 	rejoined = false;
 
@@ -111,7 +109,7 @@ class InFlightLists {
 			this.expected[status].set(id, createdAt);
 			const tracked = this.ledger.tracked[id];
 			if (tracked) tracked.status = status;
-			else if (!this.ledger.accounted(id, createdAt)) this.unaccounted++;
+			else if (!this.ledger.accounted(id, createdAt)) this.newcomers++;
 			else {
 				this.ledger.rejoin(video);
 				this.rejoined = true;
@@ -146,7 +144,7 @@ class InFlightLists {
 			return true;
 		};
 		add(reader.window(first, 1, first.size));
-		let probing = !full;
+		let halving = !full;
 		for (let reads = 0; reads <= 3 * pageCountOf(first.total, reader.size) + 10; reads++) {
 			const gap = firstGap(spans, this.expected[status], reader.total, full);
 			if (!gap) return full ? 'all' : spans;
@@ -154,13 +152,13 @@ class InFlightLists {
 			const positions = to.count - from.count;
 			if (!left) {
 				if (!add(await reader.read(0, 'newer'))) return undefined;
-			} else if (!probing || positions <= 2 * reader.size || 2 * Math.abs(mismatch) >= positions) {
+			} else if (!halving || positions <= 2 * reader.size || 2 * Math.abs(mismatch) >= positions) {
 				const next = await reader.next(left.last, 'newer');
 				if (!next) return undefined;
 				add(next, left);
 			} else {
 				// A window all in one second cuts nothing: walk from then on.
-				probing = add(
+				halving = add(
 					await reader.read(Math.floor((from.count + to.count - reader.size) / 2), 'newer'),
 				);
 			}

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { type FinalStatus, isFinalStatus, type ListOrder } from '../helpers/videoList';
-import type { LegacyState, TrackedVideo, TriggerState } from './state';
+import type { StateV1, TrackedVideo, TriggerState } from './state';
 
 export interface VideoEvent {
 	status: FinalStatus;
@@ -33,7 +33,7 @@ export function placeVideo(video: IDataObject): { id: string; createdAt: number 
 
 /**
  * What a poll has concluded so far: the state it will commit and the events it owes. Each method
- * is one rule of the invariant (docs/trigger.md); nothing else changes `tracked` or `edge`.
+ * is one rule of the invariant (docs/architecture.md); nothing else changes `tracked` or `edge`.
  */
 export class Ledger {
 	readonly events: VideoEvent[] = [];
@@ -49,7 +49,7 @@ export class Ledger {
 	) {}
 
 	/** The previous poll's state (or 0.1.0's, or none) to go on from. */
-	static from(previous: TriggerState | LegacyState | undefined): Ledger {
+	static from(previous: TriggerState | StateV1 | undefined): Ledger {
 		const current = previous?.version === 2 ? previous : undefined;
 		return new Ledger(
 			current?.horizon ?? Number.NEGATIVE_INFINITY,

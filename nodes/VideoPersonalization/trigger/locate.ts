@@ -10,7 +10,7 @@ function reaches(window: Window, time: number, direction: Direction): boolean {
 }
 
 /**
- * Phase 3: finds the suspects in the whole list (docs/trigger.md). Every window read here is read
+ * Phase 3: finds the suspects in the whole list (docs/architecture.md). Every window read here is read
  * after phase 2, so a suspect seen finished has finished since it was tracked: one event; seen in
  * flight, it stays tracked. One missing from windows that show its whole second is a miss
  * (deleted after 3); a search that cannot show that proves nothing and counts none.
@@ -70,11 +70,9 @@ class Locator {
 		const holds = (window: Window) =>
 			reaches(window, time, 'older') && reaches(window, time, 'newer');
 		let [guess, estimates] = [rank, 0];
-		for (
-			let probe = 3 * Math.ceil(Math.log2(reader.total / reader.size + 2)) + 4;
-			probe > 0;
-			probe--
-		) {
+		// Every third probe halves: enough to narrow the whole list down to one window, and a few more.
+		const probes = 3 * Math.ceil(Math.log2(reader.total / reader.size + 2)) + 4;
+		for (let probe = 0; probe < probes; probe++) {
 			if (this.windows.some(holds)) return 'missing';
 			const { low, high } = this.cuts(time);
 			if (guess === undefined) {

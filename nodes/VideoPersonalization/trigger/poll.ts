@@ -1,7 +1,7 @@
 /**
  * The trigger's poll: from the state the last committed poll left to the next state and the
  * events in between. The invariant, the state, the three phases and the words the code uses are
- * in docs/trigger.md. In short: every video is accounted for (created before the horizon, or in
+ * in docs/architecture.md. In short: every video is accounted for (created before the horizon, or in
  * the edge) or new; an accounted video is tracked (its event owed) or its event is out. Each
  * phase reads after the previous one ended; an event comes only from a new video or a tracked
  * one seen finished; the state and the events leave the poll together, under the lease.
@@ -14,7 +14,7 @@ import { holdsLease, releaseLease, takeLease } from './lease';
 import { Ledger, type VideoEvent } from './ledger';
 import { locateSuspects } from './locate';
 import { ASKED_PAGE_SIZE, OutOfTime, type PageSource, PollSession } from './session';
-import { type LegacyState, readState, type TriggerState, writeState } from './state';
+import { type StateV1, readState, type TriggerState, writeState } from './state';
 import { OrderChanged } from './windows';
 
 /** The in-flight lists are read in full at least this often, whatever their counts say. */
@@ -82,14 +82,14 @@ async function untilStopped<T>(phase: () => Promise<T>): Promise<T | undefined> 
 
 async function runPoll(
 	session: PollSession,
-	previous: TriggerState | LegacyState | undefined,
+	previous: TriggerState | StateV1 | undefined,
 	started: number,
 ): Promise<PollOutcome> {
 	const current = previous?.version === 2 ? previous : undefined;
 	const ledger = Ledger.from(previous);
 	let goal: FrontierGoal = { kind: 'activate' };
 	if (current) goal = { kind: 'poll' };
-	else if (previous?.version === 1) goal = { kind: 'legacy', covered: previous.covered };
+	else if (previous?.version === 1) goal = { kind: 'carry-over', covered: previous.covered };
 	const nothing = (outOfTime: boolean) => ({ events: [], state: undefined, lost: [], outOfTime });
 
 	// Phase 1. Activation and carry-over must read their whole frontier to have a horizon at all.
@@ -118,17 +118,10 @@ async function runPoll(
 	if (inFlight && located)
 		fullReadAt = inFlight.fullRead ? started : (current?.fullReadAt ?? started);
 	const { list, edge, tracked } = ledger;
+	const { pageSize } = session;
 	// An empty list at activation: nothing is accounted for, every video to come is new.
 	const horizon = Math.max(0, ledger.horizon);
-	const state: TriggerState = {
-		version: 2,
-		...list,
-		horizon,
-		edge,
-		tracked,
-		fullReadAt,
-		pageSize: session.pageSize,
-	};
+	const state: TriggerState = { version: 2, ...list, horizon, edge, tracked, fullReadAt, pageSize };
 	const time = (event: VideoEvent) => Date.parse(String(event.video.created_at));
 	const events = ledger.events.sort((left, right) => time(left) - time(right));
 	return { events, state, lost: ledger.lost, outOfTime: !located };

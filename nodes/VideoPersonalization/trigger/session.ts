@@ -1,4 +1,4 @@
-import type { RestPage } from '../transport/pagination';
+import { type RestPage, servedPageSize } from '../transport/pagination';
 
 /** Where a poll reads from: the REST video list, optionally filtered by status. */
 export interface PageSource {
@@ -20,7 +20,10 @@ export const MIN_REQUEST_MS = 5000;
 /** The page size asked for; the service may serve fewer (its `limit`), which is then used. */
 export const ASKED_PAGE_SIZE = 100;
 
-/** Thrown by a read that would start after the poll's deadline: the phase stops and keeps what it has. */
+/**
+ * A read that would start after the poll's deadline, or whose request ran out of the poll's time:
+ * the phase stops and the poll commits what it concluded.
+ */
 export class OutOfTime extends Error {
 	constructor() {
 		super('The poll ran out of time');
@@ -58,7 +61,13 @@ export class PollSession {
 				async (error: unknown) =>
 					await Promise.reject(this.deadline <= this.now() ? new OutOfTime() : error),
 			);
-		const size = Math.min(limit, result.limit > 0 ? result.limit : limit);
+		// Pages are numbered at the size served (the rule every list of the package uses).
+		const size = servedPageSize(
+			limit,
+			result.limit,
+			result.items.length,
+			result.total - (page - 1) * limit,
+		);
 		// Learnt only from a full-size ask: a smaller window says nothing about the service's limit.
 		if (limit === this.pageSize && size < this.pageSize && page === 1) this.pageSize = size;
 		return { ...result, size };

@@ -15,7 +15,7 @@ export interface TrackedVideo {
 }
 
 /**
- * What the trigger remembers between polls (docs/trigger.md). Bounded by the videos in flight
+ * What the trigger remembers between polls (docs/architecture.md). Bounded by the videos in flight
  * and the videos of the newest second or so, never by the account's size.
  */
 export interface TriggerState {
@@ -35,7 +35,7 @@ export interface TriggerState {
 }
 
 /** A state from version 0.1.0: ranks below `covered` accounted for, `pending` in flight. */
-export interface LegacyState {
+export interface StateV1 {
 	version: 1;
 	order: ListOrder;
 	covered: number;
@@ -79,7 +79,7 @@ const FIELDS: Record<string, (value: unknown) => boolean> = {
 };
 
 /** The state kept in static data: undefined before activation (or if it is unreadable, which re-activates). */
-export function readState(staticData: IDataObject): TriggerState | LegacyState | undefined {
+export function readState(staticData: IDataObject): TriggerState | StateV1 | undefined {
 	const raw = staticData[STATE_KEY];
 	if (!isRecord(raw) || !isOrder(raw.order)) return undefined;
 	const { version, order } = raw;

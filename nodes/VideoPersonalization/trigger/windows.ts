@@ -5,10 +5,11 @@ import { placeVideo } from './ledger';
 import type { PollSession, ReadPage } from './session';
 
 /**
- * Windows over an offset-paged list (docs/trigger.md). Pages of one size never overlap, so a list
- * that loses items while it is read shifts an item from the next page onto the one already read,
- * and the read skips it. The next window of a walk starts a few items before the previous one
- * ended and must share a video with it (be anchored): nothing between them was skipped.
+ * Windows over an offset-paged list (docs/architecture.md). Pages of one size never overlap, so
+ * a list that loses items while it is read shifts an item from the next page onto the one already
+ * read, and the read skips it. The next window of a walk starts a margin (a tenth of a page)
+ * before the previous one ended and must share a video with it (be anchored): nothing between
+ * them was skipped.
  */
 
 export type Order = Exclude<ListOrder, 'unknown'>;
