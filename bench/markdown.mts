@@ -55,7 +55,7 @@ still waits for. A round starts with \`page=1\`, so rounds are counted from the 
 per video per round, would cost 1,000 requests per round (there is no single-video endpoint, so it would be worse);
 a scan of the whole list costs total/100 pages.`,
 	trigger: `The trigger's poll through a real \`PollContext\`, static data round-tripped through JSON between polls as n8n
-stores it, manual sandbox clock (docs/trigger.md says how the poll works). At 1,000 / 10,000 / 100,000 videos, the
+stores it, manual sandbox clock (docs/architecture.md says how the poll works). At 1,000 / 10,000 / 100,000 videos, the
 seed's in-flight videos (65) held in flight: per repetition an idle poll; 50 new videos seen in flight by one poll,
 then finished before the next (that next poll is counted); 50 videos created and finished between two polls; last,
 50 of the seed's in-flight videos (in flight since before the first poll) finish. Then the situations of issue 22, on
