@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { CallDescription, ServiceClient } from './client';
 import { fileUrlProblem } from './config';
-import { shortUrl } from './errors';
+import { shortUrl } from './wording';
 
 export const DOWNLOAD_TIMEOUT_MS = 30 * 60_000;
 const MAX_REDIRECTS = 5;

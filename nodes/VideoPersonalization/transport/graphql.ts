@@ -20,7 +20,6 @@ function graphqlErrors(body: IDataObject): GraphqlErrorEntry[] {
 		return {
 			message: String(error.message ?? 'Unknown error'),
 			code: typeof extensions.code === 'string' ? extensions.code : undefined,
-			path: Array.isArray(error.path) ? error.path.join('.') : undefined,
 		};
 	});
 }

@@ -7,8 +7,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { type CallContext, type Failure, networkFailure, toNodeApiError } from './errors';
+import { type CallContext, type Failure, toNodeApiError } from './errors';
 import type { KeyGate } from './gate';
+import { networkFailure } from './received';
 import {
 	DEFAULT_RETRY_POLICY,
 	isRetryable,
