@@ -1,4 +1,4 @@
-import { parseRetryAfter } from './retry';
+import { parseRetryAfter } from './request';
 
 /**
  * The pace of everything sent to the service with one API key. Pure: times are passed in and
