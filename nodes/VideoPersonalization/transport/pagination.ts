@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isCount } from '../helpers/answers';
 import { mapWithConcurrency } from '../helpers/pool';
-import type { CallDescription, ServiceClient } from './client';
+import type { CallOptions, ServiceClient } from './client';
 import { tryGraphql } from './graphql';
 
 /** Return All, or at most `limit` records. */
@@ -89,13 +89,10 @@ class PageCount {
 	}
 }
 
-export interface RestListRequest extends CallDescription {
+export interface RestListRequest extends CallOptions {
 	/** e.g. `/videos` */
 	path: string;
 	qs?: IDataObject;
-	timeoutMs?: number;
-	/** Give up each page by then (ms since the epoch), if sooner than the time budget. */
-	deadline?: number;
 }
 
 export interface RestPage {
@@ -247,16 +244,13 @@ export async function restGetMany(
 	);
 }
 
-export interface GraphqlListRequest extends CallDescription {
+export interface GraphqlListRequest extends CallOptions {
 	/** A constant query taking `$filter` and selecting `viewer.<field> { items ... total page limit pages }`. */
 	query: string;
 	field: string;
 	filter: IDataObject;
 	/** Other variables of the query (field selection switches). */
 	variables: IDataObject;
-	timeoutMs?: number;
-	/** Give up each page by then (ms since the epoch), if sooner than the time budget. */
-	deadline?: number;
 }
 
 export interface GraphqlPage {

@@ -8,6 +8,7 @@ import type {
 import { type NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { type CallContext, type Failure, toNodeApiError } from './errors';
+import type { ServiceRequest } from './client';
 import type { KeyGate } from './gate';
 import { networkFailure } from './received';
 
@@ -23,21 +24,16 @@ export interface ApiResponse {
 /** A single HTTP exchange, sent again on every attempt, with the time it may take. */
 export type SendAttempt = (timeoutMs: number) => Promise<IN8nHttpFullResponse>;
 
-/** How a call is retried and named in its error. */
-export interface RetriedCall extends Omit<CallContext, 'retries' | 'mayHaveCommitted'> {
-	/** False for calls that create something: they are retried only when surely not processed. */
-	idempotent: boolean;
-	/** An answer outside 2xx that the caller reads itself (GraphQL errors sent with a 400). */
-	accept?: (status: number, body: unknown) => boolean;
-	/** When the call gives up (ms since the epoch): its time budget, or a caller's deadline. */
-	deadline: number;
-	budgetMs: number;
-	/** The option that sets the budget, named in the advice when it runs out. */
-	budgetSetting?: string;
-	/** Whether the attempt's own timeout stops at the deadline (not for file downloads). */
-	capTimeout: boolean;
-	timeoutMs: number;
-}
+/** A request on its way: its time budget settled, and what its errors need. */
+export type Sending = ServiceRequest &
+	Pick<CallContext, 'secrets' | 'endpoint'> & {
+		/** When the call gives up (ms since the epoch): its time budget, or a caller's deadline. */
+		deadline: number;
+		budgetMs: number;
+		/** The option that sets the budget, named in the advice when it runs out. */
+		budgetSetting?: string;
+		timeoutMs: number;
+	};
 
 /** The execution's stop signal, where the context has one. */
 export function cancelSignal(ctx: ApiContext): AbortSignal | undefined {
@@ -170,13 +166,13 @@ interface Progress {
 	last?: Failure;
 }
 
-function stopped(ctx: ApiContext, call: RetriedCall): NodeOperationError {
+function stopped(ctx: ApiContext, call: Sending): NodeOperationError {
 	return new NodeOperationError(ctx.getNode(), `Stopped while trying to ${call.action}`, {
 		itemIndex: call.itemIndex,
 	});
 }
 
-function outOfTime(call: RetriedCall, progress: Progress, askedMs?: number): Failure {
+function outOfTime(call: Sending, progress: Progress, askedMs?: number): Failure {
 	const elapsedMs = Date.now() - progress.startedAt;
 	const { budgetMs, budgetSetting: setting } = call;
 	return { kind: 'outOfTime', budgetMs, elapsedMs, askedMs, last: progress.last, setting };
@@ -185,7 +181,7 @@ function outOfTime(call: RetriedCall, progress: Progress, askedMs?: number): Fai
 /** The call's error: worded for it, with its retries and whether it may have been carried out. */
 function callError(
 	ctx: ApiContext,
-	call: RetriedCall,
+	call: Sending,
 	progress: Progress,
 	failure: Failure,
 ): NodeApiError {
@@ -200,15 +196,16 @@ function callError(
 /** Sends once and tells the gate how it went: the answer, or the failure met. */
 async function attemptOnce(
 	ctx: ApiContext,
-	call: RetriedCall,
+	call: Sending,
 	send: SendAttempt,
 	gate: KeyGate | undefined,
 	sentAt: number,
 ): Promise<{ response: ApiResponse } | { failure: Failure }> {
-	// Each attempt's timeout stops at the deadline (a download's covers a large file instead).
-	const timeoutMs = call.capTimeout
-		? Math.max(1, Math.min(call.timeoutMs, call.deadline - sentAt))
-		: call.timeoutMs;
+	// Each attempt's timeout stops at the deadline; a download's covers a large file, the budget bounds its retries only.
+	const timeoutMs =
+		call.to !== 'file'
+			? Math.max(1, Math.min(call.timeoutMs, call.deadline - sentAt))
+			: call.timeoutMs;
 	try {
 		const { statusCode: status, headers = {}, body } = await send(timeoutMs);
 		gate?.answered(sentAt, { status, headers });
@@ -233,7 +230,7 @@ async function attemptOnce(
  */
 function nextTry(
 	ctx: ApiContext,
-	call: RetriedCall,
+	call: Sending,
 	progress: Progress,
 	failure: Failure,
 	policy: RetryPolicy,
@@ -262,7 +259,7 @@ function nextTry(
  */
 export async function sendWithRetries(
 	ctx: ApiContext,
-	call: RetriedCall,
+	call: Sending,
 	send: SendAttempt,
 	/** The API key's gate; none for requests sent without the key (downloads). */
 	gate: KeyGate | undefined,
