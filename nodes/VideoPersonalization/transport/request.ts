@@ -10,6 +10,7 @@ import { type NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { type CallContext, type Failure, toNodeApiError } from './errors';
 import type { ServiceRequest } from './client';
 import type { KeyGate } from './gate';
+import { parseRetryAfter } from './headers';
 import { networkFailure } from './received';
 
 /** The n8n contexts that send requests: node runs, trigger polls and the editor's list searches. */
@@ -119,18 +120,6 @@ export function isRetryable(failure: Failure, idempotent: boolean): boolean {
 export function mayHaveBeenCarriedOut(failure: Failure): boolean {
 	if (failure.kind === 'network') return failure.code !== 'ECONNREFUSED';
 	return failure.kind === 'http' && failure.status >= 500;
-}
-
-/** Milliseconds a Retry-After header asks for (seconds or an HTTP date), if it is readable. */
-export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
-	if (value === undefined) return undefined;
-	const text = value.trim();
-	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-	// Every HTTP date has a time of day; Date.parse alone reads words and bare numbers ("-5", "a 2") as past dates.
-	if (!/\d{2}:\d{2}:\d{2}/.test(text)) return undefined;
-	const date = Date.parse(text);
-	if (Number.isNaN(date)) return undefined;
-	return Math.max(0, date - nowMs);
 }
 
 /**

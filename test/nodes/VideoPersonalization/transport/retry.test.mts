@@ -4,10 +4,10 @@ import {
 	DEFAULT_RETRY_POLICY,
 	isRetryable,
 	mayHaveBeenCarriedOut,
-	parseRetryAfter,
 	type RetryPolicy,
 	retryDelayMs,
 } from '../../../../nodes/VideoPersonalization/transport/request.ts';
+import { parseRetryAfter } from '../../../../nodes/VideoPersonalization/transport/headers.ts';
 
 const status = (code: number): Failure => ({
 	kind: 'http',
