@@ -33,11 +33,11 @@ export interface BudgetSource {
 	setting?: string;
 }
 
-/** What a call is for, in the words its errors use: the action, who may do it, the item. */
-export type CallDescription = Pick<CallContext, 'action' | 'permission' | 'itemIndex'>;
-
-/** A call as the helpers built on `send` take it (graphql, lists, downloads): what it is for, how long it may take. */
-export interface CallOptions extends CallDescription {
+/**
+ * What a call is for, in the words its errors use (the action, who may do it, the item), and how
+ * long it may take: what the helpers built on `send` take (graphql, lists, downloads).
+ */
+export interface CallOptions extends Pick<CallContext, 'action' | 'permission' | 'itemIndex'> {
 	/** One attempt's timeout (DEFAULT_TIMEOUT_MS unless told); it stops at the deadline. */
 	timeoutMs?: number;
 	/**
@@ -158,7 +158,7 @@ export class ServiceClient {
 	}
 
 	/** A JSON object from a 2xx answer, or a clear error when the body is something else. */
-	expectObject(response: ApiResponse, call: CallDescription | ServiceRequest): IDataObject {
+	expectObject(response: ApiResponse, call: CallOptions | ServiceRequest): IDataObject {
 		const { body } = response;
 		if (body !== null && typeof body === 'object' && !Array.isArray(body))
 			return body as IDataObject;
@@ -170,7 +170,7 @@ export class ServiceClient {
 	}
 
 	/** The NodeApiError for a failed call, with the API key kept out of every word of it. */
-	error(failure: Failure, call: CallDescription | ServiceRequest): NodeApiError {
+	error(failure: Failure, call: CallOptions | ServiceRequest): NodeApiError {
 		const endpoint = 'idempotent' in call ? this.endpointOf(call) : undefined;
 		return toNodeApiError(this.ctx.getNode(), failure, {
 			...call,

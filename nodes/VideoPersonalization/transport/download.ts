@@ -1,7 +1,7 @@
 import type { IBinaryData, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { CallDescription, ServiceClient } from './client';
+import type { CallOptions, ServiceClient } from './client';
 import { fileUrlProblem } from './config';
 import { shortUrl } from './wording';
 
@@ -9,7 +9,7 @@ export const DOWNLOAD_TIMEOUT_MS = 30 * 60_000;
 const MAX_REDIRECTS = 5;
 
 /** A rendered file to fetch, and what to call it in n8n's binary store. */
-export interface FileDownload extends CallDescription {
+export interface FileDownload extends CallOptions {
 	url: string;
 	fileName: string;
 	/** Used when the content host names no type. */

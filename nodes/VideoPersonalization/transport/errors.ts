@@ -103,6 +103,13 @@ function said(text: string | undefined, context: CallContext): string {
 	return text ? NOTES.server(clean(text, context.secrets)) : '';
 }
 
+/** What a 5xx answer's body shows: an HTML page usually comes from a proxy or gateway. */
+function pageNote({ body, headers }: { body: unknown; headers: IDataObject }): string {
+	if (body === undefined || body === null || body === '') return '';
+	if (typeof body === 'string') return looksLikeHtml(body) ? NOTES.htmlPage : NOTES.textPage;
+	return /html/i.test(header(headers, 'content-type') ?? '') ? NOTES.htmlPage : '';
+}
+
 function classifyHttp(
 	failure: Extract<Failure, { kind: 'http' }>,
 	context: CallContext,
@@ -123,22 +130,7 @@ function classifyHttp(
 	if ((status === 404 || status === 405) && onQueryEndpoint) {
 		return { reason: 'wrongQueryEndpoint', fill: { ...fill, url: context.endpoint?.url } };
 	}
-	if (status >= 500) {
-		const body = failure.body;
-		const html =
-			typeof body === 'string'
-				? looksLikeHtml(body)
-				: /html/i.test(header(failure.headers, 'content-type') ?? '');
-		const empty = body === undefined || body === null || body === '';
-		const page = empty
-			? ''
-			: html
-				? NOTES.htmlPage
-				: typeof body === 'string'
-					? NOTES.textPage
-					: '';
-		return { reason: 'serverError', fill: { ...fill, page } };
-	}
+	if (status >= 500) return { reason: 'serverError', fill: { ...fill, page: pageNote(failure) } };
 	if (status === 429 && context.retries) fill.stillLimited = NOTES.stillLimited(context.retries);
 	return { reason: STATUS_REASONS[status] ?? 'unexpectedStatus', fill };
 }

@@ -31,7 +31,7 @@ function isGraphqlRejection(status: number, body: unknown): boolean {
 	);
 }
 
-export type GraphqlOutcome =
+type GraphqlOutcome =
 	| { ok: true; viewer: IDataObject }
 	| { ok: false; errors: GraphqlErrorEntry[]; raise: () => Error };
 

@@ -4,13 +4,14 @@ import type {
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
 	IPollFunctions,
+	NodeApiError,
 } from 'n8n-workflow';
-import { type NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { type CallContext, type Failure, toNodeApiError } from './errors';
 import type { ServiceRequest } from './client';
+import { type CallContext, type Failure, toNodeApiError } from './errors';
 import type { KeyGate } from './gate';
-import { parseRetryAfter } from './headers';
+import { headerText, parseRetryAfter } from './headers';
 import { networkFailure } from './received';
 
 /** The n8n contexts that send requests: node runs, trigger polls and the editor's list searches. */
@@ -142,8 +143,7 @@ export function retryDelayMs(
 }
 
 function retryAfterOf(failure: Failure): string | undefined {
-	if (failure.kind !== 'http' || failure.headers['retry-after'] === undefined) return undefined;
-	return String(failure.headers['retry-after']);
+	return failure.kind === 'http' ? headerText(failure.headers, 'retry-after') : undefined;
 }
 
 /** How far a call got: for its error, and for the delay before its next try. */
@@ -196,14 +196,14 @@ async function attemptOnce(
 			? Math.max(1, Math.min(call.timeoutMs, call.deadline - sentAt))
 			: call.timeoutMs;
 	try {
-		const { statusCode: status, headers = {}, body } = await send(timeoutMs);
+		const { statusCode: status, body, ...response } = await send(timeoutMs);
+		const headers = (response.headers ?? {}) as IDataObject;
 		gate?.answered(sentAt, { status, headers });
 		if ((status >= 200 && status < 300) || call.accept?.(status, body)) {
-			return { response: { status, headers: headers as IDataObject, body } };
+			return { response: { status, headers, body } };
 		}
 		discardStream(body);
-		const kept = isStream(body) ? undefined : body;
-		return { failure: { kind: 'http', status, headers: headers as IDataObject, body: kept } };
+		return { failure: { kind: 'http', status, headers, body: isStream(body) ? undefined : body } };
 	} catch (error) {
 		gate?.answered(sentAt, { status: 0, headers: {} });
 		if (cancelSignal(ctx)?.aborted) throw stopped(ctx, call);
