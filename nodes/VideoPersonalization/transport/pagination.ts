@@ -37,7 +37,7 @@ function withProgress(error: unknown, fetched: number, expected: number): unknow
  * One page of a list, as both API styles serve it: its records, the total, the size the server
  * says it used, and the page after it (null: none).
  */
-export interface RestPage {
+export interface ListPage {
 	items: IDataObject[];
 	total: number;
 	page: number;
@@ -47,6 +47,9 @@ export interface RestPage {
 	pages?: number;
 }
 
+/** The name the callers of REST lists know a page by. */
+export type RestPage = ListPage;
+
 /** An answer that refuses the page size asked for: the size to try instead, if any, else its error. */
 interface Refusal {
 	smaller?: number;
@@ -54,19 +57,19 @@ interface Refusal {
 }
 
 /** How one API style reads a list: page N at size S, and where the size it serves is remembered. */
-interface ListStyle<P extends RestPage> {
+interface ListStyle<P extends ListPage> {
 	sizeKey: string;
 	maxSize: number;
 	fetch(page: number, size: number): Promise<P | Refusal>;
 }
 
 /** A query-style page, which says how many pages the list has. */
-type GraphqlPage = RestPage & { pages: number };
+type GraphqlPage = ListPage & { pages: number };
 
-const refused = <P extends RestPage>(result: P | Refusal): result is Refusal => 'raise' in result;
+const refused = <P extends ListPage>(result: P | Refusal): result is Refusal => 'raise' in result;
 
 /** A page after the first, at the size the first one found. */
-async function nextPageOf<P extends RestPage>(
+async function nextPageOf<P extends ListPage>(
 	list: ListStyle<P>,
 	page: number,
 	size: number,
@@ -82,7 +85,7 @@ async function nextPageOf<P extends RestPage>(
  * may say "at most 25"); then the size the server really served (it may cap silently or report
  * a smaller `limit`), remembered for the list's later pages and the rest of the execution.
  */
-async function atServiceSize<P extends RestPage>(
+async function atServiceSize<P extends ListPage>(
 	api: ServiceClient,
 	list: ListStyle<P>,
 	page: number,
@@ -108,7 +111,7 @@ async function atServiceSize<P extends RestPage>(
  * needed are then fetched in parallel; if the list grew meanwhile, Return All follows the next
  * page to the end.
  */
-async function getMany<P extends RestPage>(
+async function getMany<P extends ListPage>(
 	api: ServiceClient,
 	list: ListStyle<P>,
 	selection: ListSelection,
