@@ -1,7 +1,8 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { clean, header, looksLikeHtml, serverMessage } from './received';
+import { headerText } from './headers';
+import { clean, looksLikeHtml, serverMessage } from './received';
 import { duration, fillIn, NOTES, type Reason, shortUrl, WORDING } from './wording';
 
 /** What went wrong with one call, before it becomes an error the user reads. */
@@ -107,7 +108,7 @@ function said(text: string | undefined, context: CallContext): string {
 function pageNote({ body, headers }: { body: unknown; headers: IDataObject }): string {
 	if (body === undefined || body === null || body === '') return '';
 	if (typeof body === 'string') return looksLikeHtml(body) ? NOTES.htmlPage : NOTES.textPage;
-	return /html/i.test(header(headers, 'content-type') ?? '') ? NOTES.htmlPage : '';
+	return /html/i.test(headerText(headers, 'content-type') ?? '') ? NOTES.htmlPage : '';
 }
 
 function classifyHttp(
@@ -120,7 +121,7 @@ function classifyHttp(
 	if (status >= 300 && status < 400) {
 		fill.target = NOTES.anotherAddress;
 		try {
-			fill.target = new URL(header(failure.headers, 'location') ?? '').origin;
+			fill.target = new URL(headerText(failure.headers, 'location') ?? '').origin;
 		} catch {
 			// A relative or missing Location: say nothing more precise.
 		}

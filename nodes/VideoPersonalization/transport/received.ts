@@ -69,12 +69,6 @@ function htmlText(html: string): string {
 	return (title ?? heading ?? html.replace(/<[^>]*>/g, ' ')).trim();
 }
 
-export function header(headers: IDataObject, name: string): string | undefined {
-	const value = headers[name] ?? headers[name.toLowerCase()];
-	if (Array.isArray(value)) return value.map(String).join(', ');
-	return value === undefined || value === null ? undefined : String(value);
-}
-
 function errorChain(error: unknown): IDataObject[] {
 	const chain: IDataObject[] = [];
 	let current: unknown = error;
