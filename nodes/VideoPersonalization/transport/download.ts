@@ -3,6 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { CallOptions, ServiceClient } from './client';
 import { fileUrlProblem } from './config';
+import { headerText } from './headers';
+import { discardStream } from './request';
 import { shortUrl } from './wording';
 
 export const DOWNLOAD_TIMEOUT_MS = 30 * 60_000;
@@ -50,19 +52,15 @@ export async function downloadToBinary(
 		});
 		const { headers, status } = response;
 		if (status < 300) {
-			const headerType = headers['content-type'];
-			const type =
-				typeof headerType === 'string' && headerType
-					? headerType.split(';')[0].trim()
-					: file.mimeType;
+			const type = headerText(headers, 'content-type')?.split(';')[0].trim() || file.mimeType;
 			return await ctx.helpers.prepareBinaryData(
 				response.body as Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0],
 				file.fileName,
 				type,
 			);
 		}
-		(response.body as { destroy?: () => void } | undefined)?.destroy?.();
-		const location = typeof headers.location === 'string' ? headers.location : '';
+		discardStream(response.body);
+		const location = headerText(headers, 'location') ?? '';
 		if (!location || redirects >= MAX_REDIRECTS) {
 			throw new NodeOperationError(
 				ctx.getNode(),

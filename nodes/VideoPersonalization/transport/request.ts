@@ -75,7 +75,7 @@ function isStream(body: unknown): body is { destroy: () => void } {
 }
 
 /** An error answer read as a stream (downloads) is dropped, not left holding the socket. */
-function discardStream(body: unknown): void {
+export function discardStream(body: unknown): void {
 	if (isStream(body)) body.destroy();
 }
 
@@ -88,7 +88,7 @@ export interface RetryPolicy {
 
 /**
  * Tries for faults (5xx, dropped connections, timeouts). A 429 uses none: it is the service
- * asking to wait, and the call's time budget alone bounds how long it waits (request.ts).
+ * asking to wait, and the call's time budget alone bounds how long it waits (sendWithRetries).
  */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	maxAttempts: 8,
