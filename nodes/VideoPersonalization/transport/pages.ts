@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isCount } from '../helpers/answers';
+
 /** The arithmetic and checks of paging, pure (pagination.ts fetches the pages). */
 
 /** Return All, or at most `limit` records. */
@@ -90,10 +92,26 @@ function notARecord(value: unknown): string | undefined {
 }
 
 /** The first list entry that is not an object, as `<path>[i] is ...`. */
-export function badEntry(items: unknown[], path: string): string | undefined {
+function badEntry(items: unknown[], path: string): string | undefined {
 	for (const [index, item] of items.entries()) {
 		const kind = notARecord(item);
 		if (kind !== undefined) return `${path}[${index}] is ${kind}, not an object`;
 	}
 	return undefined;
+}
+
+/** What is wrong with a list page's records and total (`expected`, or the first entry that is not a record), if anything. */
+export function pageProblem(
+	items: unknown,
+	total: unknown,
+	expected: string,
+	path: string,
+): string | undefined {
+	if (!Array.isArray(items) || !isCount(total)) return expected;
+	return badEntry(items, path);
+}
+
+/** The page size a list answer reports, or the one asked for when it reports none. */
+export function servedLimit(reported: unknown, asked: number): number {
+	return isCount(reported) && reported > 0 ? reported : asked;
 }

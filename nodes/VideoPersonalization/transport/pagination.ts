@@ -6,13 +6,14 @@ import { mapWithConcurrency } from '../helpers/pool';
 import type { CallOptions, ServiceClient } from './client';
 import { tryGraphql } from './graphql';
 import {
-	badEntry,
 	firstPageSize,
 	isLimitRefusal,
 	type ListSelection,
 	mergePages,
 	nextPageSize,
+	pageProblem,
 	remainingPages,
+	servedLimit,
 	servedPageSize,
 } from './pages';
 
@@ -171,15 +172,10 @@ export async function fetchRestPage(
 		idempotent: true,
 	};
 	const body = await api.object(call);
-	const pagination = body.pagination as IDataObject | undefined;
-	if (!Array.isArray(body.data) || !pagination || !isCount(pagination.total)) {
-		throw api.error(
-			{ kind: 'shape', detail: 'Expected { data: [...], pagination: { total, ... } }' },
-			call,
-		);
-	}
-	const entry = badEntry(body.data, 'data');
-	if (entry) throw api.error({ kind: 'shape', detail: entry }, call);
+	const pagination = (body.pagination ?? {}) as IDataObject;
+	const expected = 'Expected { data: [...], pagination: { total, ... } }';
+	const problem = pageProblem(body.data, pagination.total, expected, 'data');
+	if (problem) throw api.error({ kind: 'shape', detail: problem }, call);
 	const nextPage = pagination.next_page;
 	if (nextPage !== undefined && nextPage !== null && !Number.isInteger(nextPage)) {
 		const detail = `pagination.next_page must be a page number or null, got ${JSON.stringify(nextPage)}`;
@@ -187,9 +183,9 @@ export async function fetchRestPage(
 	}
 	const served = {
 		items: body.data as IDataObject[],
-		total: pagination.total,
+		total: pagination.total as number,
 		page: isCount(pagination.page) ? pagination.page : page,
-		limit: isCount(pagination.limit) && pagination.limit > 0 ? pagination.limit : limit,
+		limit: servedLimit(pagination.limit, limit),
 	};
 	// Without next_page, the total tells whether a page follows.
 	const inferred = served.page * served.limit < served.total ? served.page + 1 : null;
@@ -249,24 +245,15 @@ async function fetchGraphqlPage(
 			isLimitRefusal(messages) && limit > 1 ? nextPageSize(limit, messages) : undefined;
 		return { smaller, raise: outcome.raise };
 	}
-	const envelope = outcome.viewer[request.field] as IDataObject | null | undefined;
-	if (!envelope || !Array.isArray(envelope.items) || !isCount(envelope.total)) {
-		const detail = `Expected viewer.${request.field} { items, total, page, limit, pages }`;
-		throw api.error({ kind: 'shape', detail }, request);
-	}
-	const entry = badEntry(envelope.items, `viewer.${request.field}.items`);
-	if (entry) throw api.error({ kind: 'shape', detail: entry }, request);
-	const served = isCount(envelope.limit) && envelope.limit > 0 ? envelope.limit : limit;
-	const pages = isCount(envelope.pages) ? envelope.pages : Math.ceil(envelope.total / served);
-	const items = envelope.items as IDataObject[];
-	return {
-		items,
-		total: envelope.total,
-		page,
-		limit: served,
-		pages,
-		nextPage: page < pages ? page + 1 : null,
-	};
+	const envelope = (outcome.viewer[request.field] ?? {}) as IDataObject;
+	const expected = `Expected viewer.${request.field} { items, total, page, limit, pages }`;
+	const path = `viewer.${request.field}.items`;
+	const problem = pageProblem(envelope.items, envelope.total, expected, path);
+	if (problem) throw api.error({ kind: 'shape', detail: problem }, request);
+	const [items, total] = [envelope.items as IDataObject[], envelope.total as number];
+	const served = servedLimit(envelope.limit, limit);
+	const pages = isCount(envelope.pages) ? envelope.pages : Math.ceil(total / served);
+	return { items, total, page, limit: served, pages, nextPage: page < pages ? page + 1 : null };
 }
 
 function graphqlList(api: ServiceClient, request: GraphqlListRequest): ListStyle<GraphqlPage> {
