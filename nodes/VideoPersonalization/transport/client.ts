@@ -17,6 +17,7 @@ import {
 	cancelSignal,
 	pause,
 	type SendAttempt,
+	type Sending,
 	sendWithRetries,
 } from './request';
 
@@ -32,8 +33,19 @@ export interface BudgetSource {
 	setting?: string;
 }
 
-/** What a call is for, in the words its errors use: the action, who may do it, the item. */
-export type CallDescription = Omit<CallContext, 'secrets' | 'retries' | 'mayHaveCommitted'>;
+/**
+ * What a call is for, in the words its errors use (the action, who may do it, the item), and how
+ * long it may take: what the helpers built on `send` take (graphql, lists, downloads).
+ */
+export interface CallOptions extends Pick<CallContext, 'action' | 'permission' | 'itemIndex'> {
+	/** One attempt's timeout (DEFAULT_TIMEOUT_MS unless told); it stops at the deadline. */
+	timeoutMs?: number;
+	/**
+	 * When the call gives up, in ms since the epoch, if sooner than its time budget: a poll that
+	 * must end in time passes its own. Every attempt and wait of the call fits before it.
+	 */
+	deadline?: number;
+}
 
 /** A body that can only be read once (a file stream) is rebuilt for every attempt. */
 export interface PreparedBody {
@@ -41,45 +53,34 @@ export interface PreparedBody {
 	headers: Record<string, string>;
 }
 
-interface RequestBase extends CallDescription {
+/** What every request says besides where it goes. */
+interface RequestOptions extends CallOptions {
 	/** False for calls that create something: they are retried only when surely not processed. */
 	idempotent: boolean;
-	/** One attempt's timeout; it stops at the deadline. */
-	timeoutMs?: number;
-	/**
-	 * When the call gives up, in ms since the epoch, if sooner than its time budget: a poll that
-	 * must end in time passes its own. Every attempt and wait of the call fits before it.
-	 */
-	deadline?: number;
 	/** An answer outside 2xx that the caller reads itself (GraphQL errors sent with a 400). */
 	accept?: (status: number, body: unknown) => boolean;
 }
 
-/** A call to the REST API, at a path under the Base URL. */
-export interface RestRequest extends RequestBase {
+/** A call to the REST API (the default), at a path under the Base URL. */
+export type RestRequest = RequestOptions & {
 	to?: 'rest';
 	method: IHttpRequestMethods;
 	/** e.g. `/assets/ast_1` */
 	path: string;
 	qs?: IDataObject;
 	body?: IDataObject | (() => Promise<PreparedBody>);
-}
+};
 
-/** A query sent to the GraphQL endpoint. */
-export interface GraphqlRequest extends RequestBase {
-	to: 'graphql';
-	body: IDataObject;
-}
+/**
+ * Every request the client sends: to the REST API, a query to the GraphQL endpoint, or a file
+ * on the content host, read as a stream and sent without the API key.
+ */
+export type ServiceRequest =
+	| RestRequest
+	| (RequestOptions & { to: 'graphql'; body: IDataObject })
+	| (RequestOptions & { to: 'file'; url: string });
 
-/** A file on the content host, read as a stream and sent without the API key. */
-export interface FileRequest extends RequestBase {
-	to: 'file';
-	url: string;
-}
-
-export type ServiceRequest = RestRequest | GraphqlRequest | FileRequest;
-
-/** Why no request may be sent: the credential could not be read or its addresses are refused. */
+/** Why no request may be sent (the credential could not be read, or its addresses are refused), as an item's error. */
 type CredentialProblem = (itemIndex: number | undefined) => NodeOperationError;
 
 /**
@@ -87,7 +88,7 @@ type CredentialProblem = (itemIndex: number | undefined) => NodeOperationError;
  * is cleaned of, the memos the items share, and `send`, the one door every request passes.
  */
 export class ServiceClient {
-	/** Page sizes the query-style lists accepted, by list, for the rest of the execution. */
+	/** Page sizes the lists were served at, by list, for the rest of the execution (pagination.ts). */
 	readonly pageSizes = new Map<string, number>();
 
 	private readonly lookups = new Map<string, Promise<unknown>>();
@@ -121,24 +122,26 @@ export class ServiceClient {
 	 * addresses, and never along a redirect.
 	 */
 	async send(request: ServiceRequest): Promise<ApiResponse> {
-		const attempt = this.attempt(request);
+		if (typeof this.service === 'function') throw this.service(request.itemIndex);
 		const budgetMs = this.budget.budgetMs(request.itemIndex);
 		const budgetEnd = Date.now() + budgetMs;
 		const ownDeadline = request.deadline !== undefined && request.deadline < budgetEnd;
-		const call = {
+		const sending: Sending = {
 			...request,
 			secrets: this.secrets,
 			endpoint: this.endpointOf(request),
 			deadline: ownDeadline ? (request.deadline as number) : budgetEnd,
 			budgetMs: ownDeadline ? Math.max(0, (request.deadline as number) - Date.now()) : budgetMs,
 			budgetSetting: ownDeadline ? undefined : this.budget.setting,
-			// A download's timeout covers a large file; the budget bounds its retries only.
-			capTimeout: request.to !== 'file',
 			timeoutMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 		};
+		const attempt =
+			request.to === 'file'
+				? this.fileAttempt(request.url)
+				: this.apiAttempt(request, this.service);
 		return await sendWithRetries(
 			this.ctx,
-			call,
+			sending,
 			attempt,
 			request.to === 'file' ? undefined : this.gate,
 		);
@@ -150,12 +153,12 @@ export class ServiceClient {
 	}
 
 	/** A call whose answer is one JSON object (most operations). */
-	async object(request: RestRequest | GraphqlRequest): Promise<IDataObject> {
+	async object(request: ServiceRequest): Promise<IDataObject> {
 		return this.expectObject(await this.send(request), request);
 	}
 
 	/** A JSON object from a 2xx answer, or a clear error when the body is something else. */
-	expectObject(response: ApiResponse, call: CallDescription): IDataObject {
+	expectObject(response: ApiResponse, call: CallOptions | ServiceRequest): IDataObject {
 		const { body } = response;
 		if (body !== null && typeof body === 'object' && !Array.isArray(body))
 			return body as IDataObject;
@@ -167,22 +170,13 @@ export class ServiceClient {
 	}
 
 	/** The NodeApiError for a failed call, with the API key kept out of every word of it. */
-	error(failure: Failure, call: CallDescription | ServiceRequest): NodeApiError {
+	error(failure: Failure, call: CallOptions | ServiceRequest): NodeApiError {
 		const endpoint = 'idempotent' in call ? this.endpointOf(call) : undefined;
 		return toNodeApiError(this.ctx.getNode(), failure, {
 			...call,
 			secrets: this.secrets,
 			endpoint,
 		});
-	}
-
-	/** Which credential field a request's address comes from, and that address, for its errors. */
-	private endpointOf(request: ServiceRequest): CallContext['endpoint'] {
-		if (request.to === 'file') return { field: 'file', url: request.url };
-		if (typeof this.service === 'function') return undefined;
-		return request.to === 'graphql'
-			? { field: 'GraphQL Endpoint', url: this.service.graphqlUrl }
-			: { field: 'Base URL', url: this.service.baseUrl };
 	}
 
 	/**
@@ -199,33 +193,44 @@ export class ServiceClient {
 		return await pending;
 	}
 
-	/** The HTTP exchange of one attempt; throws the credential's problem before anything is sent. */
-	private attempt(request: ServiceRequest): SendAttempt {
-		if (typeof this.service === 'function') throw this.service(request.itemIndex);
+	/** Which credential field a request's address comes from, and that address, for its errors. */
+	private endpointOf(request: ServiceRequest): CallContext['endpoint'] {
+		if (request.to === 'file') return { field: 'file', url: request.url };
+		if (typeof this.service === 'function') return undefined;
+		return request.to === 'graphql'
+			? { field: 'GraphQL Endpoint', url: this.service.graphqlUrl }
+			: { field: 'Base URL', url: this.service.baseUrl };
+	}
+
+	/** One attempt of a download: no API key, and download.ts checks where a redirect leads before following it. */
+	private fileAttempt(url: string): SendAttempt {
+		const abortSignal = cancelSignal(this.ctx);
+		return async (timeout) =>
+			(await this.ctx.helpers.httpRequest({
+				method: 'GET',
+				url,
+				encoding: 'stream',
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				disableFollowRedirect: true,
+				timeout,
+				...(abortSignal ? { abortSignal } : {}),
+			})) as IN8nHttpFullResponse;
+	}
+
+	/** One attempt of an API call, sent with the credential (its API key) and never along a redirect. */
+	private apiAttempt(
+		request: Exclude<ServiceRequest, { to: 'file' }>,
+		config: ServiceConfig,
+	): SendAttempt {
 		const { ctx } = this;
-		if (request.to === 'file') {
-			const abortSignal = cancelSignal(ctx);
-			return async (timeout) =>
-				(await ctx.helpers.httpRequest({
-					method: 'GET',
-					url: request.url,
-					encoding: 'stream',
-					returnFullResponse: true,
-					ignoreHttpStatusErrors: true,
-					// download.ts checks where a redirect leads before following it.
-					disableFollowRedirect: true,
-					timeout,
-					...(abortSignal ? { abortSignal } : {}),
-				})) as IN8nHttpFullResponse;
-		}
-		const config = this.service;
-		const url = request.to === 'graphql' ? config.graphqlUrl : `${config.baseUrl}${request.path}`;
+		const rest = request.to === 'graphql' ? undefined : request;
 		return async (timeout) => {
 			const prepared = typeof request.body === 'function' ? await request.body() : undefined;
 			const options: IHttpRequestOptions = {
-				method: request.to === 'graphql' ? 'POST' : request.method,
-				url,
-				qs: request.to === 'graphql' ? undefined : request.qs,
+				method: rest ? rest.method : 'POST',
+				url: rest ? `${config.baseUrl}${rest.path}` : config.graphqlUrl,
+				qs: rest?.qs,
 				headers: { Accept: 'application/json', ...(prepared?.headers ?? {}) },
 				body: prepared ? prepared.body : request.body,
 				json: prepared === undefined,

@@ -1,15 +1,17 @@
 import type { IBinaryData, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { CallDescription, ServiceClient } from './client';
+import type { CallOptions, ServiceClient } from './client';
 import { fileUrlProblem } from './config';
-import { shortUrl } from './errors';
+import { headerText } from './headers';
+import { discardStream } from './request';
+import { shortUrl } from './wording';
 
 export const DOWNLOAD_TIMEOUT_MS = 30 * 60_000;
 const MAX_REDIRECTS = 5;
 
 /** A rendered file to fetch, and what to call it in n8n's binary store. */
-export interface FileDownload extends CallDescription {
+export interface FileDownload extends CallOptions {
 	url: string;
 	fileName: string;
 	/** Used when the content host names no type. */
@@ -50,19 +52,15 @@ export async function downloadToBinary(
 		});
 		const { headers, status } = response;
 		if (status < 300) {
-			const headerType = headers['content-type'];
-			const type =
-				typeof headerType === 'string' && headerType
-					? headerType.split(';')[0].trim()
-					: file.mimeType;
+			const type = headerText(headers, 'content-type')?.split(';')[0].trim() || file.mimeType;
 			return await ctx.helpers.prepareBinaryData(
 				response.body as Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0],
 				file.fileName,
 				type,
 			);
 		}
-		(response.body as { destroy?: () => void } | undefined)?.destroy?.();
-		const location = typeof headers.location === 'string' ? headers.location : '';
+		discardStream(response.body);
+		const location = headerText(headers, 'location') ?? '';
 		if (!location || redirects >= MAX_REDIRECTS) {
 			throw new NodeOperationError(
 				ctx.getNode(),

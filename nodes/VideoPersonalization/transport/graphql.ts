@@ -1,15 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { CallDescription, GraphqlRequest, ServiceClient } from './client';
+import type { CallOptions, ServiceClient, ServiceRequest } from './client';
 import type { GraphqlErrorEntry } from './errors';
 
 /** A query under `viewer`: constant text, with what the user typed only in its variables. */
-export interface GraphqlCall extends CallDescription {
+export interface GraphqlCall extends CallOptions {
 	query: string;
 	variables: IDataObject;
-	timeoutMs?: number;
-	/** Give up by then (ms since the epoch), if sooner than the time budget. */
-	deadline?: number;
 }
 
 function graphqlErrors(body: IDataObject): GraphqlErrorEntry[] {
@@ -20,7 +17,6 @@ function graphqlErrors(body: IDataObject): GraphqlErrorEntry[] {
 		return {
 			message: String(error.message ?? 'Unknown error'),
 			code: typeof extensions.code === 'string' ? extensions.code : undefined,
-			path: Array.isArray(error.path) ? error.path.join('.') : undefined,
 		};
 	});
 }
@@ -35,13 +31,13 @@ function isGraphqlRejection(status: number, body: unknown): boolean {
 	);
 }
 
-export type GraphqlOutcome =
+type GraphqlOutcome =
 	| { ok: true; viewer: IDataObject }
 	| { ok: false; errors: GraphqlErrorEntry[]; raise: () => Error };
 
 /** Runs one query under `viewer` and hands GraphQL errors back, for callers that can adapt. */
 export async function tryGraphql(api: ServiceClient, call: GraphqlCall): Promise<GraphqlOutcome> {
-	const request: GraphqlRequest = {
+	const request: ServiceRequest = {
 		...call,
 		to: 'graphql',
 		idempotent: true,

@@ -3,14 +3,21 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isCount } from '../helpers/answers';
 import { mapWithConcurrency } from '../helpers/pool';
-import type { CallDescription, ServiceClient } from './client';
+import type { CallOptions, ServiceClient } from './client';
 import { tryGraphql } from './graphql';
+import {
+	firstPageSize,
+	isLimitRefusal,
+	type ListSelection,
+	mergePages,
+	nextPageSize,
+	pageProblem,
+	remainingPages,
+	servedLimit,
+	servedPageSize,
+} from './pages';
 
-/** Return All, or at most `limit` records. */
-export interface ListSelection {
-	returnAll: boolean;
-	limit: number;
-}
+export { type ListSelection, servedPageSize } from './pages';
 
 export const REST_MAX_PAGE_SIZE = 100;
 /** The query-style maximum is not given: this is asked first, and a refused size is lowered. */
@@ -18,211 +25,109 @@ export const GRAPHQL_PAGE_SIZE = 100;
 /** Pages in flight once the total is known: enough to hide a real service's latency (BENCHMARKS.md). */
 export const PAGE_CONCURRENCY = 10;
 
-export function firstPageSize(selection: ListSelection, maxPageSize: number): number {
-	return selection.returnAll
-		? maxPageSize
-		: Math.min(maxPageSize, Math.max(1, Math.floor(selection.limit)));
-}
-
-/** Page numbers after the first that hold the records wanted. */
-export function remainingPages(
-	total: number,
-	pageSize: number,
-	selection: ListSelection,
-	pageCount?: number,
-): number[] {
-	const wanted = selection.returnAll ? total : Math.min(selection.limit, total);
-	let pages = Math.ceil(wanted / Math.max(1, pageSize));
-	if (pageCount !== undefined) pages = Math.min(pages, pageCount);
-	return Array.from({ length: Math.max(0, pages - 1) }, (_, index) => index + 2);
+/** The error of a list that failed after some pages, with how many it had; nothing is output. */
+function withProgress(error: unknown, fetched: number, expected: number): unknown {
+	if (fetched === 0 || !(error instanceof NodeApiError || error instanceof NodeOperationError))
+		return error;
+	const note = `It had fetched ${fetched} of ${expected} pages; nothing is output.`;
+	error.description = [error.description, note].filter(Boolean).join(' ');
+	return error;
 }
 
 /**
- * The page size the server really uses, for the page numbers that follow: a server may cap a
- * size silently (serving fewer items than asked while more remain) or say so in its `limit`.
+ * One page of a list, as both API styles serve it: its records, the total, the size the server
+ * says it used, and the page after it (null: none).
  */
-export function servedPageSize(
-	asked: number,
-	reportedLimit: number,
-	served: number,
-	total: number,
-): number {
-	let size = Math.min(asked, reportedLimit);
-	if (served > 0 && served < size && served < total) size = served;
-	return Math.max(1, size);
-}
-
-/** Joins pages in order, drops records seen on an earlier page (offset lists shift), cuts to the limit. */
-export function mergePages(pages: IDataObject[][], selection: ListSelection): IDataObject[] {
-	const seen = new Set<string>();
-	const records: IDataObject[] = [];
-	for (const page of pages) {
-		for (const record of page) {
-			const id = record.id === undefined ? undefined : String(record.id);
-			if (id !== undefined) {
-				if (seen.has(id)) continue;
-				seen.add(id);
-			}
-			records.push(record);
-			if (!selection.returnAll && records.length >= selection.limit) return records;
-		}
-	}
-	return records;
-}
-
-/** Counts the pages a list has fetched, so an error part-way can say how far it got. */
-class PageCount {
-	fetched = 0;
-
-	constructor(private readonly expected: number) {}
-
-	/** The error of a list that failed after some pages, with how many it had; nothing is output. */
-	note(error: unknown): unknown {
-		if (
-			this.fetched === 0 ||
-			!(error instanceof NodeApiError || error instanceof NodeOperationError)
-		)
-			return error;
-		const note = `It had fetched ${this.fetched} of ${this.expected} pages; nothing is output.`;
-		error.description = [error.description, note].filter(Boolean).join(' ');
-		return error;
-	}
-}
-
-export interface RestListRequest extends CallDescription {
-	/** e.g. `/videos` */
-	path: string;
-	qs?: IDataObject;
-	timeoutMs?: number;
-	/** Give up each page by then (ms since the epoch), if sooner than the time budget. */
-	deadline?: number;
-}
-
-export interface RestPage {
+export interface ListPage {
 	items: IDataObject[];
 	total: number;
 	page: number;
 	limit: number;
 	nextPage: number | null;
+	/** How many pages the list has, when it says (query-style lists). */
+	pages?: number;
 }
 
-/** What a list entry is, for a shape error, when it is not a record (an object). */
-function notARecord(value: unknown): string | undefined {
-	if (value === null) return 'null';
-	if (Array.isArray(value)) return 'an array';
-	return typeof value === 'object' ? undefined : `a ${typeof value}`;
+/** The name the callers of REST lists know a page by. */
+export type RestPage = ListPage;
+
+/** An answer that refuses the page size asked for: the size to try instead, if any, else its error. */
+interface Refusal {
+	smaller?: number;
+	raise: () => Error;
 }
 
-/** The first list entry that is not an object, as `<path>[i] is ...`. */
-function badEntry(items: unknown[], path: string): string | undefined {
-	for (const [index, item] of items.entries()) {
-		const kind = notARecord(item);
-		if (kind !== undefined) return `${path}[${index}] is ${kind}, not an object`;
-	}
-	return undefined;
+/** How one API style reads a list: page N at size S, and where the size it serves is remembered. */
+interface ListStyle<P extends ListPage> {
+	sizeKey: string;
+	maxSize: number;
+	fetch(page: number, size: number): Promise<P | Refusal>;
 }
 
-/** One page of a REST list, checked for the envelope's shape (docs/service-facts.md, "REST lists"). */
-export async function fetchRestPage(
-	api: ServiceClient,
-	request: RestListRequest,
+/** A query-style page, which says how many pages the list has. */
+type GraphqlPage = ListPage & { pages: number };
+
+const refused = <P extends ListPage>(result: P | Refusal): result is Refusal => 'raise' in result;
+
+/** A page after the first, at the size the first one found. */
+async function nextPageOf<P extends ListPage>(
+	list: ListStyle<P>,
 	page: number,
-	limit: number,
-): Promise<RestPage> {
-	const call = {
-		...request,
-		method: 'GET' as const,
-		qs: { ...(request.qs ?? {}), page, limit },
-		idempotent: true,
-	};
-	const body = await api.object(call);
-	const pagination = body.pagination as IDataObject | undefined;
-	if (!Array.isArray(body.data) || !pagination || !isCount(pagination.total)) {
-		throw api.error(
-			{ kind: 'shape', detail: 'Expected { data: [...], pagination: { total, ... } }' },
-			call,
-		);
-	}
-	const entry = badEntry(body.data, 'data');
-	if (entry) throw api.error({ kind: 'shape', detail: entry }, call);
-	const nextPage = pagination.next_page;
-	if (
-		nextPage !== undefined &&
-		nextPage !== null &&
-		!(typeof nextPage === 'number' && Number.isInteger(nextPage))
-	) {
-		throw api.error(
-			{
-				kind: 'shape',
-				detail: `pagination.next_page must be a page number or null, got ${JSON.stringify(nextPage)}`,
-			},
-			call,
-		);
-	}
-	const served = {
-		items: body.data as IDataObject[],
-		total: pagination.total,
-		page: isCount(pagination.page) ? pagination.page : page,
-		limit: isCount(pagination.limit) && pagination.limit > 0 ? pagination.limit : limit,
-	};
-	// Without next_page, the total tells whether a page follows.
-	const inferred = served.page * served.limit < served.total ? served.page + 1 : null;
-	return { ...served, nextPage: nextPage === undefined ? inferred : nextPage };
+	size: number,
+): Promise<P> {
+	const result = await list.fetch(page, size);
+	if (refused(result)) throw result.raise();
+	return result;
 }
 
 /**
- * A REST list page at the size this service serves: the size learnt earlier in the execution
- * (or `wanted`, at most the spec's 100), then the size the server really served (it may cap
- * silently or report a smaller `limit`), remembered for the list's later pages. Every REST
- * list (Get Many, the Asset picker, Wait for Completion) starts here.
+ * A page at the size this service serves: the size learnt earlier in the execution (or `wanted`,
+ * at most the style's maximum); a size the server refuses is tried smaller (a query-style list
+ * may say "at most 25"); then the size the server really served (it may cap silently or report
+ * a smaller `limit`), remembered for the list's later pages and the rest of the execution.
  */
-export async function fetchRestPageAtServiceSize(
+async function atServiceSize<P extends ListPage>(
 	api: ServiceClient,
-	request: RestListRequest,
+	list: ListStyle<P>,
 	page: number,
-	wanted: number = REST_MAX_PAGE_SIZE,
-): Promise<{ page: RestPage; size: number }> {
-	const known = api.pageSizes.get(`rest:${request.path}`);
-	const asked = Math.min(wanted, REST_MAX_PAGE_SIZE, known ?? REST_MAX_PAGE_SIZE);
-	const served = await fetchRestPage(api, request, page, asked);
-	const size = servedPageSize(
-		asked,
-		served.limit,
-		served.items.length,
-		served.total - (page - 1) * asked,
-	);
-	// Only a full-size ask teaches the service's largest size.
-	if (asked === Math.min(REST_MAX_PAGE_SIZE, known ?? REST_MAX_PAGE_SIZE) && size < asked) {
-		api.pageSizes.set(`rest:${request.path}`, size);
+	wanted: number,
+): Promise<{ page: P; size: number }> {
+	const known = api.pageSizes.get(list.sizeKey);
+	let asked = Math.max(1, Math.min(wanted, list.maxSize, known ?? list.maxSize));
+	let result = await list.fetch(page, asked);
+	while (refused(result)) {
+		if (result.smaller === undefined) throw result.raise();
+		asked = result.smaller;
+		api.pageSizes.set(list.sizeKey, asked);
+		result = await list.fetch(page, asked);
 	}
-	return { page: served, size };
+	const remaining = result.total - (page - 1) * asked;
+	const size = servedPageSize(asked, result.limit, result.items.length, remaining);
+	if (size < asked) api.pageSizes.set(list.sizeKey, size);
+	return { page: result, size };
 }
 
 /**
- * Get Many over a REST list: page 1 tells the total, the pages still needed are then
- * fetched in parallel; if the list grew meanwhile, Return All follows next_page to the end.
+ * Get Many over either API style: page 1 at the service's size tells the total, the pages still
+ * needed are then fetched in parallel; if the list grew meanwhile, Return All follows the next
+ * page to the end.
  */
-export async function restGetMany(
+async function getMany<P extends ListPage>(
 	api: ServiceClient,
-	request: RestListRequest,
+	list: ListStyle<P>,
 	selection: ListSelection,
 ): Promise<IDataObject[]> {
-	const { page: first, size: pageSize } = await fetchRestPageAtServiceSize(
-		api,
-		request,
-		1,
-		firstPageSize(selection, REST_MAX_PAGE_SIZE),
-	);
+	const wanted = firstPageSize(selection, list.maxSize);
+	const { page: first, size } = await atServiceSize(api, list, 1, wanted);
 	if (first.nextPage === null || (!selection.returnAll && first.items.length >= selection.limit)) {
 		return mergePages([first.items], selection);
 	}
-	const numbers = remainingPages(first.total, pageSize, selection);
+	const numbers = remainingPages(first.total, size, selection, first.pages);
 	api.expect(numbers.length);
-	const count = new PageCount(numbers.length + 1);
-	count.fetched = 1;
+	let fetched = 1;
 	const fetchPage = async (page: number) => {
-		const served = await fetchRestPage(api, request, page, pageSize);
-		count.fetched++;
+		const served = await nextPageOf(list, page, size);
+		fetched++;
 		return served;
 	};
 	const pages = [first];
@@ -239,7 +144,7 @@ export async function restGetMany(
 			pages.push(last);
 		}
 	} catch (error) {
-		throw count.note(error);
+		throw withProgress(error, fetched, numbers.length + 1);
 	}
 	return mergePages(
 		pages.map((page) => page.items),
@@ -247,90 +152,121 @@ export async function restGetMany(
 	);
 }
 
-export interface GraphqlListRequest extends CallDescription {
+export interface RestListRequest extends CallOptions {
+	/** e.g. `/videos` */
+	path: string;
+	qs?: IDataObject;
+}
+
+/** One page of a REST list, checked for the envelope's shape (docs/service-facts.md, "REST lists"). */
+export async function fetchRestPage(
+	api: ServiceClient,
+	request: RestListRequest,
+	page: number,
+	limit: number,
+): Promise<RestPage> {
+	const call = {
+		...request,
+		method: 'GET' as const,
+		qs: { ...(request.qs ?? {}), page, limit },
+		idempotent: true,
+	};
+	const body = await api.object(call);
+	const pagination = (body.pagination ?? {}) as IDataObject;
+	const expected = 'Expected { data: [...], pagination: { total, ... } }';
+	const problem = pageProblem(body.data, pagination.total, expected, 'data');
+	if (problem) throw api.error({ kind: 'shape', detail: problem }, call);
+	const nextPage = pagination.next_page;
+	if (nextPage !== undefined && nextPage !== null && !Number.isInteger(nextPage)) {
+		const detail = `pagination.next_page must be a page number or null, got ${JSON.stringify(nextPage)}`;
+		throw api.error({ kind: 'shape', detail }, call);
+	}
+	const served = {
+		items: body.data as IDataObject[],
+		total: pagination.total as number,
+		page: isCount(pagination.page) ? pagination.page : page,
+		limit: servedLimit(pagination.limit, limit),
+	};
+	// Without next_page, the total tells whether a page follows.
+	const inferred = served.page * served.limit < served.total ? served.page + 1 : null;
+	return { ...served, nextPage: nextPage === undefined ? inferred : (nextPage as number | null) };
+}
+
+function restList(api: ServiceClient, request: RestListRequest): ListStyle<RestPage> {
+	return {
+		sizeKey: `rest:${request.path}`,
+		maxSize: REST_MAX_PAGE_SIZE,
+		fetch: async (page, size) => await fetchRestPage(api, request, page, size),
+	};
+}
+
+/** A REST list page at the size this service serves (Get Many, the Asset picker, Wait for Completion, the trigger). */
+export async function fetchRestPageAtServiceSize(
+	api: ServiceClient,
+	request: RestListRequest,
+	page: number,
+	wanted: number = REST_MAX_PAGE_SIZE,
+): Promise<{ page: RestPage; size: number }> {
+	return await atServiceSize(api, restList(api, request), page, wanted);
+}
+
+/** Get Many over a REST list. */
+export async function restGetMany(
+	api: ServiceClient,
+	request: RestListRequest,
+	selection: ListSelection,
+): Promise<IDataObject[]> {
+	return await getMany(api, restList(api, request), selection);
+}
+
+export interface GraphqlListRequest extends CallOptions {
 	/** A constant query taking `$filter` and selecting `viewer.<field> { items ... total page limit pages }`. */
 	query: string;
 	field: string;
 	filter: IDataObject;
 	/** Other variables of the query (field selection switches). */
 	variables: IDataObject;
-	timeoutMs?: number;
-	/** Give up each page by then (ms since the epoch), if sooner than the time budget. */
-	deadline?: number;
 }
 
-export interface GraphqlPage {
-	items: IDataObject[];
-	total: number;
-	limit: number;
-	pages: number;
-}
-
-type GraphqlPageOutcome =
-	| { ok: true; page: GraphqlPage }
-	| { ok: false; limitRefused: boolean; messages: string[]; raise: () => Error };
-
-/** Whether the errors refuse the page size asked for ("limit must be at most 50"), not e.g. a rate limit. */
-export function isLimitRefusal(messages: string[]): boolean {
-	return messages.some(
-		(message) =>
-			!/rate[ -]?limit/i.test(message) &&
-			/\blimit\b.*\b(max|maximum|at most|exceed(s|ed)?|too (large|big|high)|must be|between)\b|page size/i.test(
-				message,
-			),
-	);
-}
-
-/**
- * The next page size to try after `refused` was turned down: the largest number below it
- * that the server's message names ("at most 8"), else half of it.
- */
-export function nextPageSize(refused: number, messages: string[]): number {
-	const named = messages
-		.flatMap((message) => [...message.matchAll(/\d+/g)].map((match) => Number(match[0])))
-		.filter((value) => value >= 1 && value < refused);
-	return named.length > 0 ? Math.max(...named) : Math.max(1, Math.floor(refused / 2));
-}
-
+/** One page of a query-style list (docs/service-facts.md, "Query-style API"), or a refusal of its size. */
 async function fetchGraphqlPage(
 	api: ServiceClient,
 	request: GraphqlListRequest,
 	page: number,
 	limit: number,
-): Promise<GraphqlPageOutcome> {
+): Promise<GraphqlPage | Refusal> {
 	const outcome = await tryGraphql(api, {
 		...request,
 		variables: { ...request.variables, filter: { ...request.filter, page, limit } },
 	});
 	if (!outcome.ok) {
 		const messages = outcome.errors.map((entry) => entry.message);
-		return { ok: false, limitRefused: isLimitRefusal(messages), messages, raise: outcome.raise };
+		const smaller =
+			isLimitRefusal(messages) && limit > 1 ? nextPageSize(limit, messages) : undefined;
+		return { smaller, raise: outcome.raise };
 	}
-	const envelope = outcome.viewer[request.field] as IDataObject | null | undefined;
-	if (!envelope || !Array.isArray(envelope.items) || !isCount(envelope.total)) {
-		const detail = `Expected viewer.${request.field} { items, total, page, limit, pages }`;
-		throw api.error({ kind: 'shape', detail }, request);
-	}
-	const entry = badEntry(envelope.items, `viewer.${request.field}.items`);
-	if (entry) throw api.error({ kind: 'shape', detail: entry }, request);
-	const servedLimit = isCount(envelope.limit) && envelope.limit > 0 ? envelope.limit : limit;
+	const envelope = (outcome.viewer[request.field] ?? {}) as IDataObject;
+	const expected = `Expected viewer.${request.field} { items, total, page, limit, pages }`;
+	const path = `viewer.${request.field}.items`;
+	const problem = pageProblem(envelope.items, envelope.total, expected, path);
+	if (problem) throw api.error({ kind: 'shape', detail: problem }, request);
+	const [items, total] = [envelope.items as IDataObject[], envelope.total as number];
+	const served = servedLimit(envelope.limit, limit);
+	const pages = isCount(envelope.pages) ? envelope.pages : Math.ceil(total / served);
+	return { items, total, page, limit: served, pages, nextPage: page < pages ? page + 1 : null };
+}
+
+function graphqlList(api: ServiceClient, request: GraphqlListRequest): ListStyle<GraphqlPage> {
 	return {
-		ok: true,
-		page: {
-			items: envelope.items as IDataObject[],
-			total: envelope.total,
-			limit: servedLimit,
-			pages: isCount(envelope.pages) ? envelope.pages : Math.ceil(envelope.total / servedLimit),
-		},
+		sizeKey: request.field,
+		maxSize: GRAPHQL_PAGE_SIZE,
+		fetch: async (page, size) => await fetchGraphqlPage(api, request, page, size),
 	};
 }
 
 /**
- * A query-style list page at a size this service accepts (docs/service-facts.md, "Query-style
- * API"): the largest page size is not stated, so a size the server refuses is retried smaller
- * ("at most 25" is taken at its word) and a server that serves fewer than asked sets the size.
- * The size found is remembered for the rest of the execution. Every query-style list (Get Many,
- * the Template picker) starts here.
+ * A query-style list page at a size this service accepts: the largest page size is not stated,
+ * so a refused size is retried smaller (Get Many, the Template picker).
  */
 export async function fetchGraphqlPageAtServiceSize(
 	api: ServiceClient,
@@ -338,55 +274,14 @@ export async function fetchGraphqlPageAtServiceSize(
 	page: number,
 	wanted: number = GRAPHQL_PAGE_SIZE,
 ): Promise<{ page: GraphqlPage; size: number }> {
-	const known = api.pageSizes.get(request.field);
-	let asked = Math.max(1, Math.min(wanted, known ?? wanted));
-	let result = await fetchGraphqlPage(api, request, page, asked);
-	while (!result.ok) {
-		if (!result.limitRefused || asked <= 1) throw result.raise();
-		asked = nextPageSize(asked, result.messages);
-		api.pageSizes.set(request.field, asked);
-		result = await fetchGraphqlPage(api, request, page, asked);
-	}
-	const served = result.page;
-	const size = servedPageSize(
-		asked,
-		served.limit,
-		served.items.length,
-		served.total - (page - 1) * asked,
-	);
-	if (size < asked) api.pageSizes.set(request.field, size);
-	return { page: served, size };
+	return await atServiceSize(api, graphqlList(api, request), page, wanted);
 }
 
-/** Get Many over a query-style list: page 1 at the service's size, then the rest in parallel. */
+/** Get Many over a query-style list. */
 export async function graphqlGetMany(
 	api: ServiceClient,
 	request: GraphqlListRequest,
 	selection: ListSelection,
 ): Promise<IDataObject[]> {
-	const { page: first, size } = await fetchGraphqlPageAtServiceSize(
-		api,
-		request,
-		1,
-		firstPageSize(selection, GRAPHQL_PAGE_SIZE),
-	);
-
-	if (!selection.returnAll && first.items.length >= selection.limit)
-		return mergePages([first.items], selection);
-	const numbers = remainingPages(first.total, size, selection, first.pages);
-	api.expect(numbers.length);
-	const count = new PageCount(numbers.length + 1);
-	count.fetched = 1;
-	const rest = await mapWithConcurrency(numbers, PAGE_CONCURRENCY, async (page) => {
-		const result = await fetchGraphqlPage(api, request, page, size);
-		if (!result.ok) throw result.raise();
-		count.fetched++;
-		return result.page;
-	}).catch((error: unknown) => {
-		throw count.note(error);
-	});
-	return mergePages(
-		[first, ...rest].map((page) => page.items),
-		selection,
-	);
+	return await getMany(api, graphqlList(api, request), selection);
 }

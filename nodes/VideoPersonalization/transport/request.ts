@@ -4,19 +4,15 @@ import type {
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
 	IPollFunctions,
+	NodeApiError,
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { type CallContext, type Failure, networkFailure, toNodeApiError } from './errors';
+import type { ServiceRequest } from './client';
+import { type CallContext, type Failure, toNodeApiError } from './errors';
 import type { KeyGate } from './gate';
-import {
-	DEFAULT_RETRY_POLICY,
-	isRetryable,
-	mayHaveBeenCarriedOut,
-	parseRetryAfter,
-	retryDelayMs,
-	type RetryPolicy,
-} from './retry';
+import { headerText, parseRetryAfter } from './headers';
+import { networkFailure } from './received';
 
 /** The n8n contexts that send requests: node runs, trigger polls and the editor's list searches. */
 export type ApiContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
@@ -30,21 +26,16 @@ export interface ApiResponse {
 /** A single HTTP exchange, sent again on every attempt, with the time it may take. */
 export type SendAttempt = (timeoutMs: number) => Promise<IN8nHttpFullResponse>;
 
-/** How a call is retried and named in its error. */
-export interface RetriedCall extends Omit<CallContext, 'retries' | 'mayHaveCommitted'> {
-	/** False for calls that create something: they are retried only when surely not processed. */
-	idempotent: boolean;
-	/** An answer outside 2xx that the caller reads itself (GraphQL errors sent with a 400). */
-	accept?: (status: number, body: unknown) => boolean;
-	/** When the call gives up (ms since the epoch): its time budget, or a caller's deadline. */
-	deadline: number;
-	budgetMs: number;
-	/** The option that sets the budget, named in the advice when it runs out. */
-	budgetSetting?: string;
-	/** Whether the attempt's own timeout stops at the deadline (not for file downloads). */
-	capTimeout: boolean;
-	timeoutMs: number;
-}
+/** A request on its way: its time budget settled, and what its errors need. */
+export type Sending = ServiceRequest &
+	Pick<CallContext, 'secrets' | 'endpoint'> & {
+		/** When the call gives up (ms since the epoch): its time budget, or a caller's deadline. */
+		deadline: number;
+		budgetMs: number;
+		/** The option that sets the budget, named in the advice when it runs out. */
+		budgetSetting?: string;
+		timeoutMs: number;
+	};
 
 /** The execution's stop signal, where the context has one. */
 export function cancelSignal(ctx: ApiContext): AbortSignal | undefined {
@@ -84,127 +75,207 @@ function isStream(body: unknown): body is { destroy: () => void } {
 }
 
 /** An error answer read as a stream (downloads) is dropped, not left holding the socket. */
-function discardStream(body: unknown): void {
+export function discardStream(body: unknown): void {
 	if (isStream(body)) body.destroy();
 }
 
+export interface RetryPolicy {
+	/** Attempts in all, the first included. */
+	maxAttempts: number;
+	baseDelayMs: number;
+	maxDelayMs: number;
+}
+
+/**
+ * Tries for faults (5xx, dropped connections, timeouts). A 429 uses none: it is the service
+ * asking to wait, and the call's time budget alone bounds how long it waits (sendWithRetries).
+ */
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+	maxAttempts: 8,
+	baseDelayMs: 500,
+	maxDelayMs: 20_000,
+};
+
+/**
+ * Whether a failed call may be sent again.
+ * Idempotent calls retry 429, 5xx and network faults. A call that creates something (and
+ * may spend credits) retries only when the service clearly did not act on it: 429, or a
+ * connection that was never opened.
+ */
+export function isRetryable(failure: Failure, idempotent: boolean): boolean {
+	if (failure.kind === 'http') {
+		if (failure.status === 429) return true;
+		return idempotent && [500, 502, 503, 504].includes(failure.status);
+	}
+	if (failure.kind === 'network') {
+		if (failure.code === 'ECONNREFUSED') return true;
+		return (
+			idempotent &&
+			['ECONNRESET', 'EPIPE', 'TIMEOUT', 'ETIMEDOUT', 'EAI_AGAIN'].includes(failure.code)
+		);
+	}
+	return false;
+}
+
+/** Whether the service may have acted on a call that failed like this (a 429 or a refused connection: it did not). */
+export function mayHaveBeenCarriedOut(failure: Failure): boolean {
+	if (failure.kind === 'network') return failure.code !== 'ECONNREFUSED';
+	return failure.kind === 'http' && failure.status >= 500;
+}
+
+/**
+ * Wait before retry number `retry` (1 for the first retry), or undefined to give up.
+ * Honours Retry-After; otherwise exponential backoff with jitter, so parallel callers spread out.
+ */
+export function retryDelayMs(
+	retry: number,
+	retryAfter: string | undefined,
+	policy: RetryPolicy,
+	nowMs: number,
+	random: () => number,
+): number | undefined {
+	if (retry >= policy.maxAttempts) return undefined;
+	const asked = parseRetryAfter(retryAfter, nowMs);
+	// However long: the call's time budget decides whether it is waited for (sendWithRetries).
+	if (asked !== undefined) return asked;
+	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
+	return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
 function retryAfterOf(failure: Failure): string | undefined {
-	if (failure.kind !== 'http' || failure.headers['retry-after'] === undefined) return undefined;
-	return String(failure.headers['retry-after']);
+	return failure.kind === 'http' ? headerText(failure.headers, 'retry-after') : undefined;
+}
+
+/** How far a call got: for its error, and for the delay before its next try. */
+interface Progress {
+	startedAt: number;
+	sent: number;
+	/** Faults met (429s excluded): each uses a try. */
+	faults: number;
+	last?: Failure;
+}
+
+function stopped(ctx: ApiContext, call: Sending): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), `Stopped while trying to ${call.action}`, {
+		itemIndex: call.itemIndex,
+	});
+}
+
+function outOfTime(call: Sending, progress: Progress, askedMs?: number): Failure {
+	const elapsedMs = Date.now() - progress.startedAt;
+	const { budgetMs, budgetSetting: setting } = call;
+	return { kind: 'outOfTime', budgetMs, elapsedMs, askedMs, last: progress.last, setting };
+}
+
+/** The call's error: worded for it, with its retries and whether it may have been carried out. */
+function callError(
+	ctx: ApiContext,
+	call: Sending,
+	progress: Progress,
+	failure: Failure,
+): NodeApiError {
+	const met = failure.kind === 'outOfTime' ? failure.last : failure;
+	return toNodeApiError(ctx.getNode(), failure, {
+		...call,
+		retries: Math.max(0, progress.sent - 1),
+		mayHaveCommitted: !call.idempotent && met !== undefined && mayHaveBeenCarriedOut(met),
+	});
+}
+
+/** Sends once and tells the gate how it went: the answer, or the failure met. */
+async function attemptOnce(
+	ctx: ApiContext,
+	call: Sending,
+	send: SendAttempt,
+	gate: KeyGate | undefined,
+	sentAt: number,
+): Promise<{ response: ApiResponse } | { failure: Failure }> {
+	// Each attempt's timeout stops at the deadline; a download's covers a large file, the budget bounds its retries only.
+	const timeoutMs =
+		call.to !== 'file'
+			? Math.max(1, Math.min(call.timeoutMs, call.deadline - sentAt))
+			: call.timeoutMs;
+	try {
+		const { statusCode: status, body, ...response } = await send(timeoutMs);
+		const headers = (response.headers ?? {}) as IDataObject;
+		gate?.answered(sentAt, { status, headers });
+		if ((status >= 200 && status < 300) || call.accept?.(status, body)) {
+			return { response: { status, headers, body } };
+		}
+		discardStream(body);
+		return { failure: { kind: 'http', status, headers, body: isStream(body) ? undefined : body } };
+	} catch (error) {
+		gate?.answered(sentAt, { status: 0, headers: {} });
+		if (cancelSignal(ctx)?.aborted) throw stopped(ctx, call);
+		const detail = error instanceof Error ? error.message : String(error);
+		return { failure: networkFailure(error) ?? { kind: 'network', code: 'UNKNOWN', detail } };
+	}
+}
+
+/**
+ * What follows a failure: the wait before the next try, 'again' for a 429 (the gate now holds
+ * every request until the pause it asked for ends; this one goes again at its turn), or the
+ * call's error, thrown.
+ */
+function nextTry(
+	ctx: ApiContext,
+	call: Sending,
+	progress: Progress,
+	failure: Failure,
+	policy: RetryPolicy,
+): number | 'again' {
+	if (!isRetryable(failure, call.idempotent)) throw callError(ctx, call, progress, failure);
+	progress.last = failure;
+	const now = Date.now();
+	if (failure.kind === 'http' && failure.status === 429) {
+		const askedMs = parseRetryAfter(retryAfterOf(failure), now);
+		if (askedMs !== undefined && now + askedMs > call.deadline)
+			throw callError(ctx, call, progress, outOfTime(call, progress, askedMs));
+		return 'again';
+	}
+	progress.faults++;
+	const delay = retryDelayMs(progress.faults, retryAfterOf(failure), policy, now, Math.random);
+	if (delay === undefined) throw callError(ctx, call, progress, failure);
+	if (now + delay >= call.deadline) throw callError(ctx, call, progress, outOfTime(call, progress));
+	return delay;
 }
 
 /**
  * The retry loop every call shares. Each attempt waits for its turn at the gate. A 429 uses no
  * try: the gate holds every request until the pause it asked for ends, and the call goes again
  * while that fits its time budget. Faults (5xx, timeouts, dropped connections) use tries and
- * count against the same budget; each attempt's timeout stops at the deadline. The last
- * failure becomes a NodeApiError worded for the call.
+ * count against the same budget. The last failure becomes a NodeApiError worded for the call.
  */
 export async function sendWithRetries(
 	ctx: ApiContext,
-	call: RetriedCall,
+	call: Sending,
 	send: SendAttempt,
 	/** The API key's gate; none for requests sent without the key (downloads). */
 	gate: KeyGate | undefined,
 	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
 ): Promise<ApiResponse> {
 	const signal = cancelSignal(ctx);
-	const startedAt = Date.now();
-	const stopped = () =>
-		new NodeOperationError(ctx.getNode(), `Stopped while trying to ${call.action}`, {
-			itemIndex: call.itemIndex,
-		});
-	let sent = 0;
-	let faults = 0;
-	let last: Failure | undefined;
-	const giveUp = (askedMs?: number) =>
-		toNodeApiError(
-			ctx.getNode(),
-			{
-				kind: 'outOfTime',
-				budgetMs: call.budgetMs,
-				elapsedMs: Date.now() - startedAt,
-				askedMs,
-				last,
-				setting: call.budgetSetting,
-			},
-			{
-				...call,
-				retries: Math.max(0, sent - 1),
-				mayHaveCommitted: last !== undefined && !call.idempotent && mayHaveBeenCarriedOut(last),
-			},
-		);
-
+	const progress: Progress = { startedAt: Date.now(), sent: 0, faults: 0 };
+	// A request refused with 429 goes again first: it arrived before the ones now waiting.
 	let again = false;
 	for (;;) {
 		const sentAt = gate ? await gate.turn(call.deadline, signal, again) : Date.now();
-		if (signal?.aborted) throw stopped();
+		if (signal?.aborted) throw stopped(ctx, call);
 		if (sentAt === undefined || sentAt >= call.deadline) {
 			// Held back by a pause another request drew: say how long the service asked for.
 			const held = (gate?.pacer.pausedUntil ?? 0) - Date.now();
-			throw giveUp(held > call.deadline - Date.now() ? held : undefined);
+			const askedMs = held > call.deadline - Date.now() ? held : undefined;
+			throw callError(ctx, call, progress, outOfTime(call, progress, askedMs));
 		}
-		sent++;
-		const timeoutMs = call.capTimeout
-			? Math.max(1, Math.min(call.timeoutMs, call.deadline - sentAt))
-			: call.timeoutMs;
-		let failure: Failure;
-		try {
-			const response = await send(timeoutMs);
-			const status = response.statusCode;
-			const headers = (response.headers ?? {}) as IDataObject;
-			gate?.answered(sentAt, { status, headers });
-			if ((status >= 200 && status < 300) || call.accept?.(status, response.body)) {
-				return { status, headers, body: response.body };
-			}
-			discardStream(response.body);
-			failure = {
-				kind: 'http',
-				status,
-				headers,
-				body: isStream(response.body) ? undefined : response.body,
-			};
-		} catch (error) {
-			gate?.answered(sentAt, { status: 0, headers: {} });
-			if (signal?.aborted) throw stopped();
-			failure = networkFailure(error) ?? {
-				kind: 'network',
-				code: 'UNKNOWN',
-				detail: error instanceof Error ? error.message : String(error),
-			};
-		}
-
-		const retries = sent - 1;
-		if (!isRetryable(failure, call.idempotent)) {
-			throw toNodeApiError(ctx.getNode(), failure, {
-				...call,
-				retries,
-				mayHaveCommitted: !call.idempotent && mayHaveBeenCarriedOut(failure),
-			});
-		}
-		last = failure;
-		const now = Date.now();
-		// A request refused with 429 goes again first: it arrived before the ones now waiting.
-		again = failure.kind === 'http' && failure.status === 429;
-		if (again) {
-			// The gate now holds every request until the pause ends; this one goes again at its turn.
-			const askedMs = parseRetryAfter(retryAfterOf(failure), now);
-			if (askedMs !== undefined && now + askedMs > call.deadline) throw giveUp(askedMs);
-			continue;
-		}
-		faults++;
-		const delay = retryDelayMs(faults, retryAfterOf(failure), policy, now, Math.random);
-		if (delay === undefined) {
-			throw toNodeApiError(ctx.getNode(), failure, {
-				...call,
-				retries,
-				mayHaveCommitted: !call.idempotent && mayHaveBeenCarriedOut(failure),
-			});
-		}
-		if (now + delay >= call.deadline) throw giveUp();
+		progress.sent++;
+		const outcome = await attemptOnce(ctx, call, send, gate, sentAt);
+		if ('response' in outcome) return outcome.response;
+		const delay = nextTry(ctx, call, progress, outcome.failure, policy);
+		again = delay === 'again';
+		if (delay === 'again') continue;
 		ctx.logger.debug(
-			`Video Personalization: retrying "${call.action}" in ${delay} ms (attempt ${sent + 1})`,
+			`Video Personalization: retrying "${call.action}" in ${delay} ms (attempt ${progress.sent + 1})`,
 		);
-		if (!(await pause(delay, signal))) throw stopped();
+		if (!(await pause(delay, signal))) throw stopped(ctx, call);
 	}
 }

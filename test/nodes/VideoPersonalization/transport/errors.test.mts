@@ -8,15 +8,17 @@ import { NodeApiError } from 'n8n-workflow';
 import {
 	type CallContext,
 	describeFailure,
-	duration,
 	type Failure,
 	isOutOfTime,
+	toNodeApiError,
+} from '../../../../nodes/VideoPersonalization/transport/errors.ts';
+import {
 	looksLikeHtml,
 	networkFailure,
 	redact,
 	serverMessage,
-	toNodeApiError,
-} from '../../../../nodes/VideoPersonalization/transport/errors.ts';
+} from '../../../../nodes/VideoPersonalization/transport/received.ts';
+import { duration } from '../../../../nodes/VideoPersonalization/transport/wording.ts';
 
 const SECRET = 'vpk_live_Q7mZ2xR9wK4tB8nJ';
 const ACTION = 'get the asset "ast_1"';

@@ -3,11 +3,11 @@
  * front of the sandbox's own token bucket in simulated time (bucketSimulation.mts), with and
  * without rate-limit headers, one execution or many, one process or two.
  */
+import { readLimitHeaders } from '../../../../nodes/VideoPersonalization/transport/headers.ts';
 import {
 	DEFAULT_LIMITED_WAIT_MS,
 	Pacer,
 	PAUSE_JITTER,
-	readLimitHeaders,
 } from '../../../../nodes/VideoPersonalization/transport/pacer.ts';
 import { simulate, type Limit, type Workload } from './bucketSimulation.mts';
 

@@ -6,10 +6,8 @@
  * it records what reaches it. Every refusal must say so, name the address and the setting that
  * allows it, and that nothing was sent.
  */
-import {
-	describeFailure,
-	networkFailure,
-} from '../../../../nodes/VideoPersonalization/transport/errors.ts';
+import { describeFailure } from '../../../../nodes/VideoPersonalization/transport/errors.ts';
+import { networkFailure } from '../../../../nodes/VideoPersonalization/transport/received.ts';
 import { allText, pollTrigger, runNode } from '../../../harness/engine.mts';
 import { credentialsFor, useSandbox } from '../../../harness/fixtures.mts';
 import { sendJson, startTestServer, type TestServer } from '../../../harness/httpServer.mts';

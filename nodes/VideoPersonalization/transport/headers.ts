@@ -1,0 +1,78 @@
+/**
+ * What the service's headers say about its rate limit: Retry-After, and the limit's fields in
+ * either convention (the IETF draft's RateLimit and RateLimit-Policy, the common X-RateLimit-*).
+ * Header names are in lower case, as n8n's HTTP helper gives them.
+ */
+
+/** What the headers say about the limit, whichever convention the service uses. */
+export interface LimitHeaders {
+	/** Requests that may still be sent now. */
+	remaining?: number;
+	/** Sustained rate, requests per second (RateLimit-Policy). */
+	rate?: number;
+	/** Requests the service takes at once (RateLimit-Limit, or the policy's burst). */
+	burst?: number;
+	/** Until the quota is whole again, ms. */
+	resetMs?: number;
+}
+
+export function headerText(headers: Record<string, unknown>, name: string): string | undefined {
+	const value = headers[name];
+	if (Array.isArray(value)) return value.length > 0 ? String(value[0]) : undefined;
+	return value === undefined || value === null ? undefined : String(value);
+}
+
+/** A parameter of a structured header item (`"default";q=10;w=1`), or of the old `10;w=1` form. */
+function parameter(text: string | undefined, name: string): number | undefined {
+	const match =
+		text === undefined ? null : new RegExp(`(?:^|;)\\s*${name}=(\\d+(?:\\.\\d+)?)`).exec(text);
+	return match ? Number(match[1]) : undefined;
+}
+
+const count = (text: string | undefined) =>
+	text !== undefined && /^\s*\d+\s*$/.test(text) ? Number(text) : undefined;
+
+/**
+ * The IETF draft's fields, old (`RateLimit-Limit/-Remaining/-Reset`, `RateLimit-Policy: 10;w=1`)
+ * and new (`RateLimit: "default";r=5;t=1`, `RateLimit-Policy: "default";q=10;w=1`), and the
+ * common `X-RateLimit-Limit/-Remaining/-Reset`. Several policies: the slowest one binds.
+ */
+export function readLimitHeaders(headers: Record<string, unknown>, now: number): LimitHeaders {
+	const text = (name: string) => headerText(headers, name);
+	const structured = text('ratelimit');
+	const remaining =
+		parameter(structured, 'r') ??
+		count(text('ratelimit-remaining')) ??
+		count(text('x-ratelimit-remaining'));
+	const delta = parameter(structured, 't') ?? count(text('ratelimit-reset'));
+	// X-RateLimit-Reset is a Unix time (GitHub: seconds; some send ms) or, elsewhere, seconds to wait.
+	const reset = count(text('x-ratelimit-reset'));
+	let resetMs = delta === undefined ? undefined : delta * 1000;
+	if (resetMs === undefined && reset !== undefined)
+		resetMs = reset > 1e12 ? reset - now : reset > 1e9 ? reset * 1000 - now : reset * 1000;
+	const rates = (text('ratelimit-policy') ?? '').split(',').flatMap((policy) => {
+		const quota = parameter(policy, 'q') ?? count(/^\s*(\d+)\s*;/.exec(policy)?.[1]);
+		const window = parameter(policy, 'w');
+		return quota && window ? [{ rate: quota / window, burst: parameter(policy, 'burst') }] : [];
+	});
+	const binding = rates.sort((left, right) => left.rate - right.rate)[0];
+	const burst = binding?.burst ?? count(text('ratelimit-limit'));
+	return {
+		remaining,
+		rate: binding?.rate,
+		burst: binding ? burst : undefined,
+		resetMs: resetMs === undefined ? undefined : Math.max(0, resetMs),
+	};
+}
+
+/** Milliseconds a Retry-After header asks for (seconds or an HTTP date), if it is readable. */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+	if (value === undefined) return undefined;
+	const text = value.trim();
+	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+	// Every HTTP date has a time of day; Date.parse alone reads words and bare numbers ("-5", "a 2") as past dates.
+	if (!/\d{2}:\d{2}:\d{2}/.test(text)) return undefined;
+	const date = Date.parse(text);
+	if (Number.isNaN(date)) return undefined;
+	return Math.max(0, date - nowMs);
+}
