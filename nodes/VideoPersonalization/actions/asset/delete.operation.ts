@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { isCount } from '../../helpers/answers';
 import type { RestRequest, ServiceClient } from '../../transport/client';
-import { optionsCollection, pathId, readTimeoutMs } from '../common';
+import { optionsCollection, readTimeoutMs } from '../common';
 import type { OperationOption } from '../types';
 import { fetchAsset } from './get.operation';
 import { assetLocator, readAssetId } from './locator';
@@ -19,7 +19,7 @@ export const option: OperationOption = {
 	description: 'Delete an asset (refuses by default while videos or templates use it)',
 };
 
-export const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	assetLocator,
 	{
 		displayName: 'Safe Delete',
@@ -92,7 +92,7 @@ export async function execute(
 	}
 	const call: RestRequest = {
 		method: 'DELETE',
-		path: `/assets/${pathId(assetId)}`,
+		path: `/assets/${encodeURIComponent(assetId)}`,
 		idempotent: true,
 		action: `delete the asset with Asset ID "${assetId}"`,
 		itemIndex,

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { ServiceClient } from '../../transport/client';
-import { optionsCollection, pathId, readTimeoutMs } from '../common';
+import { optionsCollection, readTimeoutMs } from '../common';
 import type { OperationOption } from '../types';
 import { assetLocator, readAssetId } from './locator';
 
@@ -16,7 +16,7 @@ export const option: OperationOption = {
 	description: 'Get one asset with its usage counts',
 };
 
-export const properties: INodeProperties[] = [assetLocator, optionsCollection()];
+export const description: INodeProperties[] = [assetLocator, optionsCollection()];
 
 export async function fetchAsset(
 	api: ServiceClient,
@@ -26,7 +26,7 @@ export async function fetchAsset(
 ): Promise<IDataObject> {
 	return await api.object({
 		method: 'GET',
-		path: `/assets/${pathId(assetId)}`,
+		path: `/assets/${encodeURIComponent(assetId)}`,
 		idempotent: true,
 		action: `get the asset with Asset ID "${assetId}"`,
 		itemIndex,

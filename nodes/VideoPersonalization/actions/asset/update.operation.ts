@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { ServiceClient } from '../../transport/client';
-import { fieldError, optionsCollection, pathId, readTimeoutMs } from '../common';
+import { fieldError, optionsCollection, readTimeoutMs } from '../common';
 import type { OperationOption } from '../types';
 import { assetLocator, readAssetId, readTags } from './locator';
 
@@ -16,7 +16,7 @@ export const option: OperationOption = {
 	description: 'Rename an asset or replace its tags',
 };
 
-export const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	assetLocator,
 	{
 		displayName: 'Update Fields',
@@ -66,7 +66,7 @@ export async function execute(
 	}
 	const asset = await api.object({
 		method: 'PATCH',
-		path: `/assets/${pathId(assetId)}`,
+		path: `/assets/${encodeURIComponent(assetId)}`,
 		body,
 		idempotent: true,
 		action: `update the asset with Asset ID "${assetId}"`,

@@ -21,7 +21,7 @@ export const option: OperationOption = {
 /** Uploads may be large: their own, longer default. */
 export const UPLOAD_TIMEOUT_SECONDS = 30 * 60;
 
-export const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName: 'Input Binary Field',
 		name: 'binaryPropertyName',
