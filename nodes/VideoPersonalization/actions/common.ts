@@ -2,6 +2,7 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeParameterResourceLocator,
 	INodeProperties,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -103,6 +104,21 @@ export function filtersCollection(options: INodeProperties[]): INodeProperties {
 export function optionalText(value: unknown): string | undefined {
 	if (typeof value === 'number') return String(value);
 	return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}
+
+/** A resource locator's mode and value (an ID given as plain text reads as mode `id`). */
+export function readLocator(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+): { mode: string; value?: string } {
+	const locator = ctx.getNodeParameter(name, itemIndex, undefined, { extractValue: false }) as
+		| INodeParameterResourceLocator
+		| string
+		| undefined;
+	if (typeof locator !== 'object' || locator === null)
+		return { mode: 'id', value: optionalText(locator) };
+	return { mode: locator.mode, value: optionalText(locator.value) };
 }
 
 export const timeoutOption: INodeProperties = {

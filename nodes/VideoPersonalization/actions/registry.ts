@@ -87,7 +87,12 @@ export const nodeProperties: INodeProperties[] = [
 			noDataExpression: true,
 			displayOptions: { show: { resource: [resource] } },
 			options: byName(
-				Object.entries(operations).map(([value, { option }]) => ({ ...option, value })),
+				Object.entries(operations).map(([value, { option }]) => ({
+					name: option.name,
+					value,
+					action: option.action,
+					description: option.description,
+				})),
 			),
 			default: defaultOperation,
 		},

@@ -15,15 +15,16 @@ export interface OperationOption {
  * at once, when the operation handles the batch itself (Create).
  */
 export type OperationModule = { option: OperationOption; description: INodeProperties[] } & (
-	| {
-			execute(
-				this: IExecuteFunctions,
-				itemIndex: number,
-				api: ServiceClient,
-			): Promise<INodeExecutionData[]>;
-	  }
+	| { execute: ItemExecute }
 	| { executeAll(this: IExecuteFunctions, api: ServiceClient): Promise<INodeExecutionData[]> }
 );
+
+/** Runs an operation for one item: its output items, or it throws the item's error. */
+export type ItemExecute = (
+	this: IExecuteFunctions,
+	itemIndex: number,
+	api: ServiceClient,
+) => Promise<INodeExecutionData[]>;
 
 /** A resource: how it is listed, its default operation and its operations by parameter value. */
 export interface ResourceModule {

@@ -1,15 +1,10 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { isCount } from '../../helpers/answers';
 import type { RestRequest, ServiceClient } from '../../transport/client';
 import { optionsCollection, readTimeoutMs } from '../common';
-import type { OperationOption } from '../types';
+import type { ItemExecute, OperationOption } from '../types';
 import { fetchAsset } from './get.operation';
 import { assetLocator, readAssetId } from './locator';
 
@@ -63,11 +58,7 @@ function plural(amount: number, noun: string): string {
 	return `${amount} ${noun}${amount === 1 ? '' : 's'}`;
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	api: ServiceClient,
-): Promise<INodeExecutionData[]> {
+export const execute: ItemExecute = async function (itemIndex, api) {
 	const assetId = readAssetId(this, itemIndex);
 	const timeoutMs = readTimeoutMs(this, itemIndex);
 	if (this.getNodeParameter('safeDelete', itemIndex, true) !== false) {
@@ -105,4 +96,4 @@ export async function execute(
 	return [
 		{ json: { ...body, id: typeof body.id === 'string' ? body.id : assetId, deleted: true } },
 	];
-}
+};

@@ -1,13 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ServiceClient } from '../../transport/client';
 import { optionsCollection, readTimeoutMs } from '../common';
-import type { OperationOption } from '../types';
+import type { ItemExecute, OperationOption } from '../types';
 import { assetLocator, readAssetId } from './locator';
 
 export const option: OperationOption = {
@@ -34,12 +29,8 @@ export async function fetchAsset(
 	});
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	api: ServiceClient,
-): Promise<INodeExecutionData[]> {
+export const execute: ItemExecute = async function (itemIndex, api) {
 	const assetId = readAssetId(this, itemIndex);
 	const asset = await fetchAsset(api, itemIndex, assetId, readTimeoutMs(this, itemIndex));
 	return [{ json: asset }];
-}
+};

@@ -1,11 +1,5 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { ServiceClient } from '../../transport/client';
 import { restGetMany } from '../../transport/pagination';
 import {
 	filtersCollection,
@@ -14,7 +8,7 @@ import {
 	readTimeoutMs,
 	returnAllAndLimit,
 } from '../common';
-import type { OperationOption } from '../types';
+import type { ItemExecute, OperationOption } from '../types';
 
 export const option: OperationOption = {
 	name: 'Get Many',
@@ -48,11 +42,7 @@ export const description: INodeProperties[] = [
 	optionsCollection(),
 ];
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	api: ServiceClient,
-): Promise<INodeExecutionData[]> {
+export const execute: ItemExecute = async function (itemIndex, api) {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const qs: IDataObject = {};
 	if (filters.type) qs.type = filters.type;
@@ -69,4 +59,4 @@ export async function execute(
 		readSelection(this, itemIndex),
 	);
 	return assets.map((json) => ({ json }));
-}
+};

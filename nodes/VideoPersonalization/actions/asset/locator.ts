@@ -1,10 +1,6 @@
-import type {
-	IExecuteFunctions,
-	INodeParameterResourceLocator,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { fieldError } from '../common';
+import { fieldError, readLocator } from '../common';
 
 export const assetLocator: INodeProperties = {
 	displayName: 'Asset',
@@ -30,22 +26,10 @@ export const assetLocator: INodeProperties = {
 };
 
 export function readAssetId(ctx: IExecuteFunctions, itemIndex: number): string {
-	const locator = ctx.getNodeParameter('assetId', itemIndex, undefined, { extractValue: false }) as
-		| INodeParameterResourceLocator
-		| string
-		| undefined;
-	const raw = typeof locator === 'object' && locator !== null ? locator.value : locator;
-	const value = typeof raw === 'number' ? String(raw) : raw;
-	if (typeof value !== 'string' || value.trim() === '') {
-		throw fieldError(
-			ctx,
-			itemIndex,
-			'Asset',
-			'no asset chosen',
-			'Pick one from the list or give its ID.',
-		);
-	}
-	return value.trim();
+	const { value } = readLocator(ctx, itemIndex, 'assetId');
+	if (value !== undefined) return value;
+	const hint = 'Pick one from the list or give its ID.';
+	throw fieldError(ctx, itemIndex, 'Asset', 'no asset chosen', hint);
 }
 
 /** Tags as the API wants them: a list; text is split on commas. */

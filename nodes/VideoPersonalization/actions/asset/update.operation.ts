@@ -1,13 +1,7 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { ServiceClient } from '../../transport/client';
 import { fieldError, optionsCollection, readTimeoutMs } from '../common';
-import type { OperationOption } from '../types';
+import type { ItemExecute, OperationOption } from '../types';
 import { assetLocator, readAssetId, readTags } from './locator';
 
 export const option: OperationOption = {
@@ -46,11 +40,7 @@ export const description: INodeProperties[] = [
 	optionsCollection(),
 ];
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	api: ServiceClient,
-): Promise<INodeExecutionData[]> {
+export const execute: ItemExecute = async function (itemIndex, api) {
 	const assetId = readAssetId(this, itemIndex);
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {};
@@ -74,4 +64,4 @@ export async function execute(
 		timeoutMs: readTimeoutMs(this, itemIndex),
 	});
 	return [{ json: asset }];
-}
+};

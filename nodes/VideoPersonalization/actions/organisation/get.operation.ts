@@ -1,8 +1,7 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { ORGANISATION_PERMISSION } from '../../helpers/permissions';
 import { fieldSwitches, ORGANISATION_FIELDS, ORGANISATION_QUERY } from '../../helpers/queries';
-import type { ServiceClient } from '../../transport/client';
 import { graphql } from '../../transport/graphql';
 import {
 	type FindByKey,
@@ -14,7 +13,7 @@ import {
 	readFindBy,
 	readTimeoutMs,
 } from '../common';
-import type { OperationOption } from '../types';
+import type { ItemExecute, OperationOption } from '../types';
 
 const keys: FindByKey[] = [
 	{ key: 'id', displayName: 'Organisation ID', placeholder: 'e.g. org_1a2b3c' },
@@ -32,11 +31,7 @@ export const description: INodeProperties[] = [
 	optionsCollection([fieldsOption(ORGANISATION_FIELDS, 'organisation')]),
 ];
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	api: ServiceClient,
-): Promise<INodeExecutionData[]> {
+export const execute: ItemExecute = async function (itemIndex, api) {
 	const { criteria, label } = readFindBy(this, itemIndex, keys);
 	const action = `get the organisation with ${label}`;
 	const viewer = await graphql(api, {
@@ -48,4 +43,4 @@ export async function execute(
 		timeoutMs: readTimeoutMs(this, itemIndex),
 	});
 	return [{ json: foundRecord(api, viewer.organisation, { action, itemIndex }) }];
-}
+};

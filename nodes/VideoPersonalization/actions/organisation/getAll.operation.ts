@@ -1,13 +1,7 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { ORGANISATIONS_PERMISSION } from '../../helpers/permissions';
 import { fieldSwitches, ORGANISATION_FIELDS, ORGANISATIONS_QUERY } from '../../helpers/queries';
-import type { ServiceClient } from '../../transport/client';
 import { graphqlGetMany } from '../../transport/pagination';
 import {
 	fieldsOption,
@@ -18,7 +12,7 @@ import {
 	readTimeoutMs,
 	returnAllAndLimit,
 } from '../common';
-import type { OperationOption } from '../types';
+import type { ItemExecute, OperationOption } from '../types';
 
 export const option: OperationOption = {
 	name: 'Get Many',
@@ -50,11 +44,7 @@ export const description: INodeProperties[] = [
 	optionsCollection([fieldsOption(ORGANISATION_FIELDS, 'organisation')]),
 ];
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	api: ServiceClient,
-): Promise<INodeExecutionData[]> {
+export const execute: ItemExecute = async function (itemIndex, api) {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const name = String(filters.name ?? this.getNodeParameter('filter', itemIndex, '')).trim();
 	const organisations = await graphqlGetMany(
@@ -72,4 +62,4 @@ export async function execute(
 		readSelection(this, itemIndex),
 	);
 	return organisations.map((json) => ({ json }));
-}
+};

@@ -1,11 +1,10 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { TEMPLATE_PERMISSION } from '../../helpers/permissions';
 import { fieldSwitches, TEMPLATE_FIELDS, TEMPLATE_QUERY } from '../../helpers/queries';
-import type { ServiceClient } from '../../transport/client';
 import { graphql } from '../../transport/graphql';
 import { fieldsOption, foundRecord, optionsCollection, readFields, readTimeoutMs } from '../common';
-import type { OperationOption } from '../types';
+import type { ItemExecute, OperationOption } from '../types';
 import { readTemplateCriteria, templateLocator } from './locator';
 
 export const option: OperationOption = {
@@ -19,11 +18,7 @@ export const description: INodeProperties[] = [
 	optionsCollection([fieldsOption(TEMPLATE_FIELDS, 'template')]),
 ];
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	api: ServiceClient,
-): Promise<INodeExecutionData[]> {
+export const execute: ItemExecute = async function (itemIndex, api) {
 	const { id, name, label } = readTemplateCriteria(this, itemIndex);
 	const action = `get the template with Template ${label}`;
 	const viewer = await graphql(api, {
@@ -38,4 +33,4 @@ export async function execute(
 		timeoutMs: readTimeoutMs(this, itemIndex),
 	});
 	return [{ json: foundRecord(api, viewer.videoTemplate, { action, itemIndex }) }];
-}
+};

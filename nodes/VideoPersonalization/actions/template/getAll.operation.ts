@@ -1,13 +1,7 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { TEMPLATES_PERMISSION } from '../../helpers/permissions';
 import { fieldSwitches, TEMPLATE_FIELDS, TEMPLATES_QUERY } from '../../helpers/queries';
-import type { ServiceClient } from '../../transport/client';
 import { graphqlGetMany } from '../../transport/pagination';
 import {
 	fieldsOption,
@@ -18,7 +12,7 @@ import {
 	readTimeoutMs,
 	returnAllAndLimit,
 } from '../common';
-import type { OperationOption } from '../types';
+import type { ItemExecute, OperationOption } from '../types';
 
 export const option: OperationOption = {
 	name: 'Get Many',
@@ -52,11 +46,7 @@ export const description: INodeProperties[] = [
 	optionsCollection([fieldsOption(TEMPLATE_FIELDS, 'template')]),
 ];
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	api: ServiceClient,
-): Promise<INodeExecutionData[]> {
+export const execute: ItemExecute = async function (itemIndex, api) {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const filter: IDataObject = {};
 	const search = typeof filters.search === 'string' ? filters.search.trim() : '';
@@ -77,4 +67,4 @@ export async function execute(
 		readSelection(this, itemIndex),
 	);
 	return templates.map((json) => ({ json }));
-}
+};

@@ -1,12 +1,8 @@
-import type {
-	IExecuteFunctions,
-	INodeParameterResourceLocator,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { fetchTemplateFields, type TemplateWithFields } from '../../methods/resourceMapping';
 import type { ServiceClient } from '../../transport/client';
-import { fieldError } from '../common';
+import { fieldError, readLocator } from '../common';
 
 /**
  * By name is the default: every key may look a template up, while listing them needs admin
@@ -43,7 +39,7 @@ export function templateLocator(description: string): INodeProperties {
 	};
 }
 
-export interface TemplateCriteria {
+interface TemplateCriteria {
 	id?: string;
 	name?: string;
 	/** How the user picked it, for messages: 'ID "x"' or 'name "y"'. */
@@ -51,25 +47,14 @@ export interface TemplateCriteria {
 }
 
 export function readTemplateCriteria(ctx: IExecuteFunctions, itemIndex: number): TemplateCriteria {
-	const locator = ctx.getNodeParameter('template', itemIndex, undefined, {
-		extractValue: false,
-	}) as INodeParameterResourceLocator | string | undefined;
-	const mode = typeof locator === 'object' && locator !== null ? locator.mode : 'id';
-	const raw = typeof locator === 'object' && locator !== null ? locator.value : locator;
-	const value = typeof raw === 'number' ? String(raw) : raw;
-	if (typeof value !== 'string' || value.trim() === '') {
-		throw fieldError(
-			ctx,
-			itemIndex,
-			'Template',
-			'no template chosen',
-			'Pick one from the list, or give its ID or exact name.',
-		);
+	const { mode, value } = readLocator(ctx, itemIndex, 'template');
+	if (value === undefined) {
+		const hint = 'Pick one from the list, or give its ID or exact name.';
+		throw fieldError(ctx, itemIndex, 'Template', 'no template chosen', hint);
 	}
-	const text = value.trim();
 	return mode === 'name'
-		? { name: text, label: `name "${text}"` }
-		: { id: text, label: `ID "${text}"` };
+		? { name: value, label: `name "${value}"` }
+		: { id: value, label: `ID "${value}"` };
 }
 
 /**

@@ -1,8 +1,7 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { USER_PERMISSION } from '../../helpers/permissions';
 import { fieldSwitches, USER_FIELDS, USER_QUERY } from '../../helpers/queries';
-import type { ServiceClient } from '../../transport/client';
 import { graphql } from '../../transport/graphql';
 import {
 	type FindByKey,
@@ -14,7 +13,7 @@ import {
 	readFindBy,
 	readTimeoutMs,
 } from '../common';
-import type { OperationOption } from '../types';
+import type { ItemExecute, OperationOption } from '../types';
 
 const keys: FindByKey[] = [
 	{ key: 'id', displayName: 'User ID', placeholder: 'e.g. usr_5d1e7a' },
@@ -33,11 +32,7 @@ export const description: INodeProperties[] = [
 	optionsCollection([fieldsOption(USER_FIELDS, 'user')]),
 ];
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	api: ServiceClient,
-): Promise<INodeExecutionData[]> {
+export const execute: ItemExecute = async function (itemIndex, api) {
 	const { criteria, label } = readFindBy(this, itemIndex, keys);
 	const action = `get the user with ${label}`;
 	const viewer = await graphql(api, {
@@ -49,4 +44,4 @@ export async function execute(
 		timeoutMs: readTimeoutMs(this, itemIndex),
 	});
 	return [{ json: foundRecord(api, viewer.findUser, { action, itemIndex }) }];
-}
+};

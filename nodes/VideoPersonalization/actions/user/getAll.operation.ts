@@ -1,8 +1,7 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { USERS_PERMISSION } from '../../helpers/permissions';
 import { fieldSwitches, USER_FIELDS, USERS_QUERY } from '../../helpers/queries';
-import type { ServiceClient } from '../../transport/client';
 import { graphqlGetMany } from '../../transport/pagination';
 import {
 	fieldsOption,
@@ -13,7 +12,7 @@ import {
 	readTimeoutMs,
 	returnAllAndLimit,
 } from '../common';
-import type { OperationOption } from '../types';
+import type { ItemExecute, OperationOption } from '../types';
 
 export const option: OperationOption = {
 	name: 'Get Many',
@@ -33,11 +32,7 @@ export const description: INodeProperties[] = [
 	optionsCollection([fieldsOption(USER_FIELDS, 'user')]),
 ];
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	api: ServiceClient,
-): Promise<INodeExecutionData[]> {
+export const execute: ItemExecute = async function (itemIndex, api) {
 	const search = optionalText(this.getNodeParameter('search', itemIndex, ''));
 	const users = await graphqlGetMany(
 		api,
@@ -54,4 +49,4 @@ export async function execute(
 		readSelection(this, itemIndex),
 	);
 	return users.map((json) => ({ json }));
-}
+};

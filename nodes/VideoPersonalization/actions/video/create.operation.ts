@@ -24,13 +24,8 @@ import {
 import { readTemplateCriteria, resolveTemplate, templateLocator } from '../template/locator';
 import type { OperationOption } from '../types';
 import { customerDataProperties, readCustomerData } from './customerData';
-import {
-	type CreatedVideo,
-	readWaitSettings,
-	waitForCreatedVideos,
-	waitOptions,
-	type WaitSettings,
-} from './waitForCompletion';
+import { type CreatedVideo, waitForCreatedVideos } from './waitForCompletion';
+import { readWaitSettings, waitOptions, type WaitSettings } from './waitOptions';
 
 const ASPECT_RATIOS = ['9:16', '16:9', '1:1'];
 
