@@ -46,12 +46,12 @@ export function itemError(
 }
 
 /** With Continue On Fail: the output item in place of the item that failed. */
-export function errorOutput(error: NodeApiError | NodeOperationError): INodeExecutionData {
+export function errorOutput(
+	error: NodeApiError | NodeOperationError,
+	item: number,
+): INodeExecutionData {
 	const details = error.description ? { details: error.description } : {};
-	return {
-		json: { error: error.message, ...details },
-		pairedItem: { item: error.context.itemIndex as number },
-	};
+	return { json: { error: error.message, ...details }, pairedItem: { item } };
 }
 
 /** The Return All and Limit fields of a Get Many. */

@@ -44,7 +44,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			} catch (error) {
 				const failure = itemError(this, error as Error, itemIndex);
 				if (!this.continueOnFail()) throw failure;
-				return [errorOutput(failure)];
+				return [errorOutput(failure, itemIndex)];
 			}
 		},
 	);

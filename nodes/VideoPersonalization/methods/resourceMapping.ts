@@ -22,7 +22,7 @@ const UNRESOLVED_EXPRESSION =
 	'JSON, or choose the template By name or By ID to see its fields.';
 
 /** A template by ID or by name, as the lookup takes it. */
-type TemplateLookup = { id: string } | { name: string };
+export type TemplateLookup = { id: string } | { name: string };
 
 export interface TemplateWithFields {
 	id: string;

@@ -19,14 +19,11 @@ export const description: INodeProperties[] = [
 ];
 
 export const execute: ItemExecute = async function (itemIndex, api) {
-	const { id, name, label } = readTemplateCriteria(this, itemIndex);
+	const { lookup, label } = readTemplateCriteria(this, itemIndex);
 	const action = `get the template with Template ${label}`;
 	const viewer = await graphql(api, {
 		query: TEMPLATE_QUERY,
-		variables: {
-			criteria: id !== undefined ? { id } : { name },
-			...fieldSwitches(TEMPLATE_FIELDS, readFields(this, itemIndex)),
-		},
+		variables: { criteria: lookup, ...fieldSwitches(TEMPLATE_FIELDS, readFields(this, itemIndex)) },
 		action,
 		permission: TEMPLATE_PERMISSION,
 		itemIndex,

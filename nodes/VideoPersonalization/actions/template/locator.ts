@@ -1,6 +1,10 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { fetchTemplateFields, type TemplateWithFields } from '../../methods/resourceMapping';
+import {
+	fetchTemplateFields,
+	type TemplateLookup,
+	type TemplateWithFields,
+} from '../../methods/resourceMapping';
 import type { ServiceClient } from '../../transport/client';
 import { fieldError, readLocator } from '../common';
 
@@ -39,10 +43,9 @@ export function templateLocator(description: string): INodeProperties {
 	};
 }
 
+/** The template an item chose, as the lookup takes it, and how messages name it: `ID "x"`. */
 interface TemplateCriteria {
-	id?: string;
-	name?: string;
-	/** How the user picked it, for messages: 'ID "x"' or 'name "y"'. */
+	lookup: TemplateLookup;
 	label: string;
 }
 
@@ -53,8 +56,8 @@ export function readTemplateCriteria(ctx: IExecuteFunctions, itemIndex: number):
 		throw fieldError(ctx, itemIndex, 'Template', 'no template chosen', hint);
 	}
 	return mode === 'name'
-		? { name: value, label: `name "${value}"` }
-		: { id: value, label: `ID "${value}"` };
+		? { lookup: { name: value }, label: `name "${value}"` }
+		: { lookup: { id: value }, label: `ID "${value}"` };
 }
 
 /**
@@ -67,9 +70,8 @@ export async function resolveTemplate(
 	itemIndex: number,
 	criteria: TemplateCriteria,
 ): Promise<TemplateWithFields> {
-	const lookup = criteria.id !== undefined ? { id: criteria.id } : { name: criteria.name ?? '' };
 	const template = await api.once(`template ${criteria.label}`, async () =>
-		fetchTemplateFields(api, lookup, {
+		fetchTemplateFields(api, criteria.lookup, {
 			action: `find the template with Template ${criteria.label}`,
 			itemIndex,
 		}),

@@ -106,13 +106,8 @@ export const description: INodeProperties[] = [
 function readAspectRatio(ctx: IExecuteFunctions, itemIndex: number): string {
 	const value = ctx.getNodeParameter('aspectRatio', itemIndex, '9:16') as unknown;
 	if (typeof value !== 'string' || !ASPECT_RATIOS.includes(value)) {
-		const allowed = ASPECT_RATIOS.join(', ');
-		throw fieldError(
-			ctx,
-			itemIndex,
-			'Aspect Ratio',
-			`must be one of ${allowed}, got ${JSON.stringify(value)}`,
-		);
+		const problem = `must be one of ${ASPECT_RATIOS.join(', ')}, got ${JSON.stringify(value)}`;
+		throw fieldError(ctx, itemIndex, 'Aspect Ratio', problem);
 	}
 	return value;
 }
@@ -209,13 +204,22 @@ async function createVideo(
 
 type ItemFailure = NodeApiError | NodeOperationError;
 
+/** Where a Create run stands: each item's output so far, and the videos it created. */
+interface CreateRun {
+	outputs: Map<number, INodeExecutionData>;
+	created: CreatedVideo[];
+}
+
+const inItemOrder = (left: { itemIndex: number }, right: { itemIndex: number }) =>
+	left.itemIndex - right.itemIndex;
+
 /**
  * Adds to the error of a run that stops part-way the videos it created: they exist and used
  * credits, so nothing done is lost from sight.
  */
 function withCreated(error: ItemFailure, created: CreatedVideo[]): ItemFailure {
 	const ids = [...created]
-		.sort((left, right) => left.itemIndex - right.itemIndex)
+		.sort(inItemOrder)
 		.map((video) => `item ${video.itemIndex}: ${video.videoId}`);
 	const count = ids.length === 1 ? '1 video' : `${ids.length} videos`;
 	const note =
@@ -228,13 +232,14 @@ function withCreated(error: ItemFailure, created: CreatedVideo[]): ItemFailure {
 }
 
 /**
- * Runs `task` for each input, a few at once. An item that fails is set aside with Continue On
- * Fail; without it the run stops once the tasks under way are done, naming the videos created.
+ * Runs `task` for each input, a few at once. With Continue On Fail an item that fails gets its
+ * error as output; without, the run stops once the tasks under way are done, naming the videos
+ * created.
  */
 async function forEachItem<Input extends { itemIndex: number }, Output>(
 	ctx: IExecuteFunctions,
+	run: CreateRun,
 	inputs: Input[],
-	run: { failed: ItemFailure[]; created: CreatedVideo[] },
 	task: (input: Input) => Promise<Output>,
 ): Promise<Output[]> {
 	try {
@@ -244,7 +249,7 @@ async function forEachItem<Input extends { itemIndex: number }, Output>(
 			} catch (error) {
 				const failure = itemError(ctx, error as Error, input.itemIndex);
 				if (!ctx.continueOnFail()) throw failure;
-				run.failed.push(failure);
+				run.outputs.set(input.itemIndex, errorOutput(failure, input.itemIndex));
 				return [];
 			}
 		});
@@ -263,28 +268,23 @@ export async function executeAll(
 	this: IExecuteFunctions,
 	api: ServiceClient,
 ): Promise<INodeExecutionData[]> {
-	const run = { failed: [] as ItemFailure[], created: [] as CreatedVideo[] };
+	const run: CreateRun = { outputs: new Map(), created: [] };
 	const items = this.getInputData().map((_, itemIndex) => ({ itemIndex }));
-	const requests = await forEachItem(this, items, run, async ({ itemIndex }) =>
+	const requests = await forEachItem(this, run, items, async ({ itemIndex }) =>
 		readRequest(this, api, itemIndex),
 	);
-	await forEachItem(this, requests, run, async (request) => {
+	await forEachItem(this, run, requests, async (request) => {
 		run.created.push(await createVideo(api, request));
 	});
 	await waitForCreatedVideos(this, api, run.created);
-
-	const byItem = new Map<number, INodeExecutionData>();
-	for (const failure of run.failed)
-		byItem.set(failure.context.itemIndex as number, errorOutput(failure));
-	for (const video of [...run.created].sort((left, right) => left.itemIndex - right.itemIndex)) {
-		const { itemIndex, item, error } = video;
+	for (const { itemIndex, item, error } of [...run.created].sort(inItemOrder)) {
 		if (!error) {
-			byItem.set(itemIndex, { ...item, pairedItem: { item: itemIndex } });
+			run.outputs.set(itemIndex, { ...item, pairedItem: { item: itemIndex } });
 			continue;
 		}
 		const failure = itemError(this, error, itemIndex);
 		if (!this.continueOnFail()) throw withCreated(failure, run.created);
-		byItem.set(itemIndex, errorOutput(failure));
+		run.outputs.set(itemIndex, errorOutput(failure, itemIndex));
 	}
-	return [...byItem.entries()].sort(([left], [right]) => left - right).map(([, item]) => item);
+	return [...run.outputs.entries()].sort(([left], [right]) => left - right).map(([, item]) => item);
 }
