@@ -82,11 +82,15 @@ export function readWaitSettings(
 	const wait = ctx.getNodeParameter('waitForCompletion', itemIndex, false) === true;
 	if (!wait) return { wait, timeoutMs: 0, intervalMs: 0, requestTimeoutMs };
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const binaryProperty = (download: string, name: string, label: string, fallback: string) => {
-		if (options[download] !== true) return undefined;
-		const property = options[name] ?? fallback;
-		if (typeof property !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(property))
-			throw fieldError(ctx, itemIndex, label, 'must be a name made of letters, digits, _ . or -');
+	// Download Video puts it in Video Binary Property (videoBinaryProperty); so for Thumbnail.
+	const binaryProperty = (file: 'Video' | 'Thumbnail', fallback: string) => {
+		if (options[`download${file}`] !== true) return undefined;
+		const value = options[`${file.toLowerCase()}BinaryProperty`];
+		const property = value === undefined ? fallback : value;
+		if (typeof property !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(property)) {
+			const problem = 'must be a name made of letters, digits, _ . or -';
+			throw fieldError(ctx, itemIndex, `${file} Binary Property`, problem);
+		}
 		return property;
 	};
 	const minutes = positiveOption(ctx, itemIndex, 'waitTimeout', 15, 'Wait Timeout (Minutes)');
@@ -95,18 +99,8 @@ export function readWaitSettings(
 		wait,
 		timeoutMs: minutes * 60_000,
 		intervalMs: seconds * 1000,
-		videoProperty: binaryProperty(
-			'downloadVideo',
-			'videoBinaryProperty',
-			'Video Binary Property',
-			'data',
-		),
-		thumbnailProperty: binaryProperty(
-			'downloadThumbnail',
-			'thumbnailBinaryProperty',
-			'Thumbnail Binary Property',
-			'thumbnail',
-		),
+		videoProperty: binaryProperty('Video', 'data'),
+		thumbnailProperty: binaryProperty('Thumbnail', 'thumbnail'),
 		requestTimeoutMs,
 	};
 }
