@@ -33,25 +33,15 @@ export function readAssetId(ctx: IExecuteFunctions, itemIndex: number): string {
 }
 
 /** Tags as the API wants them: a list; text is split on commas. */
-export function readTags(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	value: unknown,
-	label: string,
-): string[] {
+export function readTags(ctx: IExecuteFunctions, itemIndex: number, value: unknown): string[] {
 	if (value === undefined || value === null) return [];
-	const list = Array.isArray(value)
-		? value
-		: typeof value === 'string'
-			? value.split(',')
-			: undefined;
-	if (!list || list.some((tag) => typeof tag !== 'string' && typeof tag !== 'number')) {
-		throw fieldError(
-			ctx,
-			itemIndex,
-			label,
-			'must be text with tags separated by commas, or a list of texts',
-		);
+	const list = typeof value === 'string' ? value.split(',') : value;
+	if (
+		!Array.isArray(list) ||
+		list.some((tag) => typeof tag !== 'string' && typeof tag !== 'number')
+	) {
+		const problem = 'must be text with tags separated by commas, or a list of texts';
+		throw fieldError(ctx, itemIndex, 'Tags', problem);
 	}
 	return [...new Set(list.map((tag) => String(tag).trim()).filter((tag) => tag !== ''))];
 }

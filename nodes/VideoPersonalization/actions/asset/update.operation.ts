@@ -50,7 +50,7 @@ export const execute: ItemExecute = async function (itemIndex, api) {
 		}
 		body.name = fields.name.trim();
 	}
-	if (fields.tags !== undefined) body.tags = readTags(this, itemIndex, fields.tags, 'Tags');
+	if (fields.tags !== undefined) body.tags = readTags(this, itemIndex, fields.tags);
 	if (Object.keys(body).length === 0) {
 		throw fieldError(this, itemIndex, 'Update Fields', 'nothing to update', 'Add Name or Tags.');
 	}

@@ -103,7 +103,7 @@ export const execute: ItemExecute = async function (itemIndex, api) {
 		throw fieldError(this, itemIndex, 'Name', `must be text, got ${JSON.stringify(nameParameter)}`);
 	}
 	const name = (nameParameter as string).trim() || fileName;
-	const tags = readTags(this, itemIndex, this.getNodeParameter('tags', itemIndex, ''), 'Tags');
+	const tags = readTags(this, itemIndex, this.getNodeParameter('tags', itemIndex, ''));
 
 	const fields: Array<[string, string]> = [
 		['name', name],
