@@ -181,14 +181,10 @@ export function positiveOption(
 
 /** The item's time budget for each of its requests, from Give Up After (Minutes). */
 export function readBudgetMs(ctx: IExecuteFunctions, itemIndex: number): number {
-	const minutes = positiveOption(
-		ctx,
-		itemIndex,
-		'giveUpAfter',
-		DEFAULT_BUDGET_MS / 60_000,
-		'Give Up After (Minutes)',
-		'a number of minutes',
-	);
+	const label = 'Give Up After (Minutes)';
+	const unit = 'a number of minutes';
+	const fallback = DEFAULT_BUDGET_MS / 60_000;
+	const minutes = positiveOption(ctx, itemIndex, 'giveUpAfter', fallback, label, unit);
 	return Math.round(minutes * 60_000);
 }
 

@@ -77,13 +77,8 @@ export async function resolveTemplate(
 		}),
 	);
 	if (!template) {
-		throw fieldError(
-			ctx,
-			itemIndex,
-			'Template',
-			`no template has the ${criteria.label}`,
-			"Check it against the service's template library; names must match exactly.",
-		);
+		const hint = "Check it against the service's template library; names must match exactly.";
+		throw fieldError(ctx, itemIndex, 'Template', `no template has the ${criteria.label}`, hint);
 	}
 	return template;
 }

@@ -111,13 +111,10 @@ function readJson(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 		try {
 			parsed = jsonParse(raw);
 		} catch (error) {
-			throw fieldError(
-				ctx,
-				itemIndex,
-				'Customer Data (JSON)',
-				`is not valid JSON (${(error as Error).message})`,
-				'Write an object such as {"first_name": "Ana"}, or switch Customer Data to Key-Value Pairs.',
-			);
+			const problem = `is not valid JSON (${(error as Error).message})`;
+			const hint =
+				'Write an object such as {"first_name": "Ana"}, or switch Customer Data to Key-Value Pairs.';
+			throw fieldError(ctx, itemIndex, 'Customer Data (JSON)', problem, hint);
 		}
 	}
 	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
