@@ -2,14 +2,17 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeParameterResourceLocator,
 	INodeProperties,
-	INodePropertyOptions,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { SelectableField } from '../helpers/queries';
-import { DEFAULT_BUDGET_MS, DEFAULT_TIMEOUT_MS } from '../transport/client';
+import { DEFAULT_BUDGET_MS, DEFAULT_TIMEOUT_MS, type ServiceClient } from '../transport/client';
 import type { ListSelection } from '../transport/pagination';
+
+/** Items handled at once; enough to overlap network waits without flooding the service. */
+export const ITEM_CONCURRENCY = 4;
 
 /** An error about one field of one item, worded for the person who filled it in. */
 export function fieldError(
@@ -22,6 +25,36 @@ export function fieldError(
 	return new NodeOperationError(ctx.getNode(), `${field}: ${problem}`, { itemIndex, description });
 }
 
+/**
+ * The error an item ends with: a NodeApiError or NodeOperationError tied to the item, its message
+ * ending in "[item N]". An error that several items waited on (one failed lookup) keeps the tag
+ * of the first.
+ */
+export function itemError(
+	ctx: IExecuteFunctions,
+	error: Error,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
+	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) {
+		return new NodeOperationError(ctx.getNode(), `${error.message} [item ${itemIndex}]`, {
+			itemIndex,
+		});
+	}
+	if (!/\[item \d+\]$/.test(error.message)) error.message = `${error.message} [item ${itemIndex}]`;
+	error.context.itemIndex = itemIndex;
+	return error;
+}
+
+/** With Continue On Fail: the output item in place of the item that failed. */
+export function errorOutput(
+	error: NodeApiError | NodeOperationError,
+	item: number,
+): INodeExecutionData {
+	const details = error.description ? { details: error.description } : {};
+	return { json: { error: error.message, ...details }, pairedItem: { item } };
+}
+
+/** The Return All and Limit fields of a Get Many. */
 export function returnAllAndLimit(noun: string): INodeProperties[] {
 	return [
 		{
@@ -44,6 +77,17 @@ export function returnAllAndLimit(noun: string): INodeProperties[] {
 	];
 }
 
+export function readSelection(ctx: IExecuteFunctions, itemIndex: number): ListSelection {
+	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	if (returnAll) return { returnAll: true, limit: Number.POSITIVE_INFINITY };
+	const limit = ctx.getNodeParameter('limit', itemIndex, 50) as unknown;
+	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
+		const got = JSON.stringify(limit);
+		throw fieldError(ctx, itemIndex, 'Limit', `must be a whole number of 1 or more, got ${got}`);
+	}
+	return { returnAll: false, limit };
+}
+
 /** The Filters collection of a Get Many. */
 export function filtersCollection(options: INodeProperties[]): INodeProperties {
 	return {
@@ -56,15 +100,25 @@ export function filtersCollection(options: INodeProperties[]): INodeProperties {
 	};
 }
 
-export function readSelection(ctx: IExecuteFunctions, itemIndex: number): ListSelection {
-	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	if (returnAll) return { returnAll: true, limit: Number.POSITIVE_INFINITY };
-	const limit = ctx.getNodeParameter('limit', itemIndex, 50) as unknown;
-	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
-		const got = JSON.stringify(limit);
-		throw fieldError(ctx, itemIndex, 'Limit', `must be a whole number of 1 or more, got ${got}`);
-	}
-	return { returnAll: false, limit };
+/** An optional text: trimmed, and undefined when empty. */
+export function optionalText(value: unknown): string | undefined {
+	if (typeof value === 'number') return String(value);
+	return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}
+
+/** A resource locator's mode and value (an ID given as plain text reads as mode `id`). */
+export function readLocator(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+): { mode: string; value?: string } {
+	const locator = ctx.getNodeParameter(name, itemIndex, undefined, { extractValue: false }) as
+		| INodeParameterResourceLocator
+		| string
+		| undefined;
+	if (typeof locator !== 'object' || locator === null)
+		return { mode: 'id', value: optionalText(locator) };
+	return { mode: locator.mode, value: optionalText(locator.value) };
 }
 
 export const timeoutOption: INodeProperties = {
@@ -78,19 +132,7 @@ export const timeoutOption: INodeProperties = {
 
 export const BUDGET_SETTING = 'Options > Give Up After (Minutes)';
 
-/** Its default is DEFAULT_BUDGET_MS (a literal: the lint reads defaults as written). */
-export const budgetOption: INodeProperties = {
-	displayName: 'Give Up After (Minutes)',
-	name: 'giveUpAfter',
-	type: 'number',
-	typeOptions: { minValue: 0.01, numberPrecision: 2 },
-	default: 5,
-	description:
-		"How long one request may take in all before it fails, its retries and the waits the service's rate " +
-		'limit asks for included',
-};
-
-/** The Options collection of an operation: its own options, then Timeout and Give Up After. */
+/** The Options collection of an operation: its own options, then Give Up After and Timeout. */
 export function optionsCollection(
 	options: INodeProperties[] = [],
 	timeout: INodeProperties = timeoutOption,
@@ -101,23 +143,48 @@ export function optionsCollection(
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [...options, budgetOption, timeout],
+		options: [
+			...options,
+			{
+				displayName: 'Give Up After (Minutes)',
+				name: 'giveUpAfter',
+				type: 'number',
+				typeOptions: { minValue: 0.01, numberPrecision: 2 },
+				// DEFAULT_BUDGET_MS, written as a literal: the lint reads defaults as written.
+				default: 5,
+				description:
+					"How long one request may take in all before it fails, its retries and the waits the service's rate " +
+					'limit asks for included',
+			},
+			timeout,
+		],
 	};
+}
+
+/** A number above 0 from the Options collection, or `fallback` when not set. */
+export function positiveOption(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+	fallback: number,
+	label: string,
+	unit = 'a number',
+): number {
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const value = options[name] ?? fallback;
+	if (typeof value !== 'number' || !(value > 0)) {
+		const got = JSON.stringify(options[name]);
+		throw fieldError(ctx, itemIndex, label, `must be ${unit} above 0, got ${got}`);
+	}
+	return value;
 }
 
 /** The item's time budget for each of its requests, from Give Up After (Minutes). */
 export function readBudgetMs(ctx: IExecuteFunctions, itemIndex: number): number {
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const minutes = options.giveUpAfter ?? DEFAULT_BUDGET_MS / 60_000;
-	if (typeof minutes !== 'number' || !(minutes > 0)) {
-		const got = JSON.stringify(minutes);
-		throw fieldError(
-			ctx,
-			itemIndex,
-			'Give Up After (Minutes)',
-			`must be a number of minutes above 0, got ${got}`,
-		);
-	}
+	const label = 'Give Up After (Minutes)';
+	const unit = 'a number of minutes';
+	const fallback = DEFAULT_BUDGET_MS / 60_000;
+	const minutes = positiveOption(ctx, itemIndex, 'giveUpAfter', fallback, label, unit);
 	return Math.round(minutes * 60_000);
 }
 
@@ -126,25 +193,18 @@ export function readTimeoutMs(
 	itemIndex: number,
 	defaultSeconds = DEFAULT_TIMEOUT_MS / 1000,
 ): number {
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const seconds = options.timeout ?? defaultSeconds;
-	if (typeof seconds !== 'number' || !(seconds > 0)) {
-		const got = JSON.stringify(seconds);
-		throw fieldError(ctx, itemIndex, 'Timeout', `must be a number of seconds above 0, got ${got}`);
-	}
+	const unit = 'a number of seconds';
+	const seconds = positiveOption(ctx, itemIndex, 'timeout', defaultSeconds, 'Timeout', unit);
 	return Math.round(seconds * 1000);
 }
 
+/** The Fields option of a query-style Get or Get Many. */
 export function fieldsOption(fields: SelectableField[], noun: string): INodeProperties {
-	const options: INodePropertyOptions[] = fields.map((field) => ({
-		name: field.displayName,
-		value: field.name,
-	}));
 	return {
 		displayName: 'Fields',
 		name: 'fields',
 		type: 'multiOptions',
-		options,
+		options: fields.map((field) => ({ name: field.displayName, value: field.name })),
 		default: [],
 		description: `Which fields of each ${noun} to return besides its ID. None selected returns every field.`,
 	};
@@ -155,31 +215,62 @@ export function readFields(ctx: IExecuteFunctions, itemIndex: number): string[] 
 	return Array.isArray(options.fields) ? options.fields.map(String) : [];
 }
 
-export function requiredText(
+/** The record a query-style lookup found; the service may answer null instead of NOT_FOUND. */
+export function foundRecord(
+	api: ServiceClient,
+	record: unknown,
+	call: { action: string; itemIndex: number },
+): IDataObject {
+	if (record === null || typeof record !== 'object' || Array.isArray(record))
+		throw api.error({ kind: 'notFound' }, call);
+	return record as IDataObject;
+}
+
+/** One way to find a record by: its lookup input field, e.g. `email`. */
+export interface FindByKey {
+	key: string;
+	displayName: string;
+	placeholder: string;
+}
+
+/** "Find By" plus one field per key, for lookups by id, name, email or phone (docs/service-facts.md). */
+export function findByProperties(noun: string, keys: FindByKey[]): INodeProperties[] {
+	return [
+		{
+			displayName: 'Find By',
+			name: 'findBy',
+			type: 'options',
+			default: 'id',
+			options: keys.map((key) => ({ name: key.displayName, value: key.key })),
+			description: `How to identify the ${noun}`,
+		},
+		...keys.map(
+			(key): INodeProperties => ({
+				displayName: key.displayName,
+				name: `${key.key}Value`,
+				type: 'string',
+				required: true,
+				default: '',
+				placeholder: key.placeholder,
+				displayOptions: { show: { findBy: [key.key] } },
+			}),
+		),
+	];
+}
+
+/** The lookup input of Find By, and how to name it in messages (`User ID "usr_1"`). */
+export function readFindBy(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	parameter: string,
-	label: string,
-): string {
-	const value = ctx.getNodeParameter(parameter, itemIndex, '') as unknown;
-	if (typeof value === 'number') return String(value);
-	if (typeof value !== 'string' || value.trim() === '') {
-		const empty = value === '' || value === undefined || value === null;
-		throw fieldError(
-			ctx,
-			itemIndex,
-			label,
-			empty ? 'is empty' : `must be text, got ${JSON.stringify(value)}`,
-		);
+	keys: FindByKey[],
+): { criteria: IDataObject; label: string } {
+	const findBy = ctx.getNodeParameter('findBy', itemIndex, keys[0].key) as string;
+	const key = keys.find((candidate) => candidate.key === findBy);
+	if (!key) {
+		const allowed = keys.map((candidate) => candidate.key).join(', ');
+		throw fieldError(ctx, itemIndex, 'Find By', `must be one of ${allowed}`);
 	}
-	return value.trim();
-}
-
-export function toItems(records: IDataObject[]): INodeExecutionData[] {
-	return records.map((json) => ({ json }));
-}
-
-/** A path segment for an ID the user typed. */
-export function pathId(id: string): string {
-	return encodeURIComponent(id);
+	const value = optionalText(ctx.getNodeParameter(`${key.key}Value`, itemIndex, ''));
+	if (value === undefined) throw fieldError(ctx, itemIndex, key.displayName, 'is empty');
+	return { criteria: { [key.key]: value }, label: `${key.displayName} "${value}"` };
 }

@@ -1,99 +1,109 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { asset } from './asset/Asset.resource';
-import { organisation } from './organisation/Organisation.resource';
-import { template } from './template/Template.resource';
+import * as deleteAsset from './asset/delete.operation';
+import * as getAsset from './asset/get.operation';
+import * as getAssets from './asset/getAll.operation';
+import * as updateAsset from './asset/update.operation';
+import * as uploadAsset from './asset/upload.operation';
+import * as getOrganisation from './organisation/get.operation';
+import * as getOrganisations from './organisation/getAll.operation';
+import * as getTemplate from './template/get.operation';
+import * as getTemplates from './template/getAll.operation';
 import type { OperationModule, ResourceModule } from './types';
-import { user } from './user/User.resource';
-import { video } from './video/Video.resource';
+import * as getUser from './user/get.operation';
+import * as getUsers from './user/getAll.operation';
+import * as createVideo from './video/create.operation';
+import * as getVideos from './video/getAll.operation';
 
 /**
- * Every resource of the node with its operations, in the order their fields are listed. The
- * node's fields, the router and the names' types are all read from here: an operation added to
- * its resource is listed, routed and typed with nothing written twice.
+ * Every resource of the node with its operations by parameter value, in the order their fields
+ * are listed. The node's fields and the router are read from here.
  */
-export const resources = { video, asset, template, user, organisation };
-
-export type ResourceName = keyof typeof resources;
-
-export type OperationName<Resource extends ResourceName> =
-	keyof (typeof resources)[Resource]['operations'] & string;
-
-/** A resource and one of its operations, as the node's parameters hold them. */
-export type NodeOperation = {
-	[Resource in ResourceName]: { resource: Resource; operation: OperationName<Resource> };
-}[ResourceName];
-
-const DEFAULT_RESOURCE: ResourceName = 'video';
-
-const resourcesByValue: Record<string, ResourceModule> = resources;
-
-function listed(): Array<[string, ResourceModule]> {
-	return Object.entries(resourcesByValue);
-}
+export const resources: Record<string, ResourceModule> = {
+	video: {
+		name: 'Video',
+		description: 'Personalized videos',
+		defaultOperation: 'getAll',
+		operations: { getAll: getVideos, create: createVideo },
+	},
+	asset: {
+		name: 'Asset',
+		description: 'Images, videos and audio that templates and videos use',
+		defaultOperation: 'getAll',
+		operations: {
+			getAll: getAssets,
+			upload: uploadAsset,
+			get: getAsset,
+			update: updateAsset,
+			delete: deleteAsset,
+		},
+	},
+	template: {
+		name: 'Template',
+		description: 'Video templates to make videos from',
+		defaultOperation: 'get',
+		operations: { get: getTemplate, getAll: getTemplates },
+	},
+	user: {
+		name: 'User',
+		description: 'Users of the service',
+		defaultOperation: 'get',
+		operations: { get: getUser, getAll: getUsers },
+	},
+	organisation: {
+		name: 'Organisation',
+		description: 'Organisations, with their brands and credits',
+		defaultOperation: 'get',
+		operations: { get: getOrganisation, getAll: getOrganisations },
+	},
+};
 
 function byName(options: INodePropertyOptions[]): INodePropertyOptions[] {
-	return [...options].sort((left, right) => left.name.localeCompare(right.name));
+	return options.sort((left, right) => left.name.localeCompare(right.name));
 }
 
-function resourceSelector(): INodeProperties {
-	return {
+/** The node's fields: Resource, then per resource its Operation list and each operation's fields. */
+export const nodeProperties: INodeProperties[] = [
+	{
 		displayName: 'Resource',
 		name: 'resource',
 		type: 'options',
 		noDataExpression: true,
 		options: byName(
-			listed().map(([value, resource]) => ({
-				name: resource.name,
+			Object.entries(resources).map(([value, { name, description }]) => ({
+				name,
 				value,
-				description: resource.description,
+				description,
 			})),
 		),
-		default: DEFAULT_RESOURCE,
-	};
-}
-
-function operationSelector(
-	resourceValue: string,
-	{ operations, defaultOperation }: ResourceModule,
-): INodeProperties {
-	return {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: [resourceValue] } },
-		options: byName(
-			Object.entries(operations).map(([value, operation]) => ({
-				name: operation.option.name,
-				value,
-				action: operation.option.action,
-				description: operation.option.description,
-			})),
-		),
-		default: defaultOperation,
-	};
-}
-
-/** The node's fields: Resource, then per resource its Operation list and each operation's fields. */
-export const nodeProperties: INodeProperties[] = [
-	resourceSelector(),
-	...listed().flatMap(([resourceValue, resource]) => [
-		operationSelector(resourceValue, resource),
-		...Object.entries(resource.operations).flatMap(([operationValue, operation]) =>
-			updateDisplayOptions(
-				{ show: { resource: [resourceValue], operation: [operationValue] } },
-				operation.properties,
+		default: 'video',
+	},
+	...Object.entries(resources).flatMap(([resource, { operations, defaultOperation }]) => [
+		{
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options' as const,
+			noDataExpression: true,
+			displayOptions: { show: { resource: [resource] } },
+			options: byName(
+				Object.entries(operations).map(([value, { option }]) => ({
+					name: option.name,
+					value,
+					action: option.action,
+					description: option.description,
+				})),
 			),
+			default: defaultOperation,
+		},
+		...Object.entries(operations).flatMap(([operation, { description }]) =>
+			updateDisplayOptions({ show: { resource: [resource], operation: [operation] } }, description),
 		),
 	]),
 ];
 
 /** The operation the parameters name, or undefined when the node has no such operation. */
 export function findOperation(resource: string, operation: string): OperationModule | undefined {
-	const operations = Object.hasOwn(resourcesByValue, resource)
-		? resourcesByValue[resource].operations
-		: undefined;
-	return operations && Object.hasOwn(operations, operation) ? operations[operation] : undefined;
+	const operations = Object.hasOwn(resources, resource) ? resources[resource].operations : {};
+	return Object.hasOwn(operations, operation) ? operations[operation] : undefined;
 }

@@ -1,36 +1,18 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { mapWithConcurrency } from '../helpers/pool';
 import { serviceClient } from '../transport/client';
-import { BUDGET_SETTING, readBudgetMs } from './common';
+import { BUDGET_SETTING, errorOutput, ITEM_CONCURRENCY, itemError, readBudgetMs } from './common';
 import { findOperation } from './registry';
-import type { ItemResult } from './types';
 
-/** Items handled at once; enough to overlap network waits without flooding the service. */
-export const ITEM_CONCURRENCY = 4;
-
-/** Every error leaves the node as a NodeApiError or NodeOperationError tied to its item. */
-function forItem(
-	ctx: IExecuteFunctions,
-	error: Error,
-	itemIndex: number,
-): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		error.context.itemIndex = itemIndex;
-		if (!/\[item \d+\]$/.test(error.message))
-			error.message = `${error.message} [item ${itemIndex}]`;
-		return error;
-	}
-	return new NodeOperationError(ctx.getNode(), `${error.message} [item ${itemIndex}]`, {
-		itemIndex,
-	});
-}
+// Read by the rate-limit benchmark from dist/actions/router.js.
+export { ITEM_CONCURRENCY };
 
 /**
  * The item loop for every operation: one service client for the run, pairedItem on every
- * output, continueOnFail turning an item's error into an output item, and the operation's
- * shared `finish` step.
+ * output, Continue On Fail turning an item's error into an output item. An operation with
+ * `executeAll` (Create) runs all items itself.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -43,7 +25,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			`The operation "${operationName}" of "${resource}" is not supported`,
 		);
 	}
-	const continueOnFail = this.continueOnFail();
 	const api = await serviceClient(this);
 	api.expect(items.length);
 	// Calls made for all items at once (checks on renders) take the first item's budget.
@@ -51,80 +32,21 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		budgetMs: (itemIndex) => readBudgetMs(this, itemIndex ?? 0),
 		setting: BUDGET_SETTING,
 	};
+	if ('executeAll' in operation) return [await operation.executeAll.call(this, api)];
 
-	const prepared = new Map<number, unknown>();
-	const failed = new Map<number, Error>();
-	// Items done so far, for the error of a run that stops part-way.
-	const done: ItemResult[] = [];
-	const withDone = (error: NodeApiError | NodeOperationError, results: ItemResult[]) => {
-		const note = operation.describeDone?.(results);
-		if (note) error.description = [error.description, note].filter(Boolean).join(' ');
-		return error;
-	};
-	if (operation.prepare) {
-		const prepare = operation.prepare;
-		await mapWithConcurrency(
-			items.map((_, itemIndex) => itemIndex),
-			ITEM_CONCURRENCY,
-			async (itemIndex) => {
-				try {
-					prepared.set(itemIndex, await prepare.call(this, itemIndex, api));
-				} catch (error) {
-					const itemError = forItem(this, error as Error, itemIndex);
-					if (!continueOnFail) throw withDone(itemError, []);
-					failed.set(itemIndex, itemError);
-				}
-			},
-		);
-	}
-
-	let results: ItemResult[];
-	try {
-		results = await mapWithConcurrency(
-			items.map((_, itemIndex) => itemIndex),
-			ITEM_CONCURRENCY,
-			async (itemIndex): Promise<ItemResult> => {
-				const earlier = failed.get(itemIndex);
-				if (earlier) return { itemIndex, output: [], error: earlier };
-				try {
-					const executed = await operation.execute.call(
-						this,
-						itemIndex,
-						api,
-						prepared.get(itemIndex),
-					);
-					const result: ItemResult = Array.isArray(executed)
-						? { itemIndex, output: executed }
-						: { itemIndex, output: executed.output, state: executed.state };
-					done.push(result);
-					return result;
-				} catch (error) {
-					const itemError = forItem(this, error as Error, itemIndex);
-					if (!continueOnFail) throw itemError;
-					return { itemIndex, output: [], error: itemError };
-				}
-			},
-		);
-	} catch (error) {
-		throw withDone(error as NodeApiError | NodeOperationError, done);
-	}
-	if (operation.finish) await operation.finish.call(this, results, api);
-
-	const output: INodeExecutionData[] = [];
-	for (const result of results) {
-		if (result.error) {
-			const itemError = forItem(this, result.error, result.itemIndex);
-			if (!continueOnFail) throw withDone(itemError, results);
-			const details = itemError.description ? { details: itemError.description } : {};
-			output.push({
-				json: { error: itemError.message, ...details },
-				pairedItem: { item: result.itemIndex },
-			});
-			continue;
-		}
-		for (const item of result.output) {
-			output.push({ ...item, pairedItem: { item: result.itemIndex } });
-		}
-	}
-	return [output];
+	const outputs = await mapWithConcurrency(
+		items.map((_, itemIndex) => itemIndex),
+		ITEM_CONCURRENCY,
+		async (itemIndex): Promise<INodeExecutionData[]> => {
+			try {
+				const output = await operation.execute.call(this, itemIndex, api);
+				return output.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
+			} catch (error) {
+				const failure = itemError(this, error as Error, itemIndex);
+				if (!this.continueOnFail()) throw failure;
+				return [errorOutput(failure, itemIndex)];
+			}
+		},
+	);
+	return [outputs.flat()];
 }

@@ -58,76 +58,41 @@ function switchDeclarations(fields: SelectableField[]): string {
 	return fields.map((field) => `$${switchName(field)}: Boolean = true`).join(', ');
 }
 
-function fragment(name: string, type: string, fields: SelectableField[]): string {
+function fragment(type: string, fields: SelectableField[]): string {
 	const lines = fields.map(
 		(field) =>
 			`  ${field.name} @include(if: $${switchName(field)})${field.selection ? ` ${field.selection}` : ''}`,
 	);
-	return `fragment ${name} on ${type} {\n  id\n${lines.join('\n')}\n}`;
+	return `fragment ${type}Fields on ${type} {\n  id\n${lines.join('\n')}\n}`;
 }
 
-function lookupQuery(
-	operation: string,
-	field: string,
-	input: string,
-	type: string,
-	fields: SelectableField[],
-): string {
-	return `query ${operation}($criteria: ${input}!, ${switchDeclarations(fields)}) {
+/** The query's name, after its field under `viewer`: `findUser` is FindUser. */
+function queryName(field: string): string {
+	return field.charAt(0).toUpperCase() + field.slice(1);
+}
+
+/** One record by its lookup input (`UserLookupInput` for the type `User`). */
+function lookupQuery(field: string, type: string, fields: SelectableField[]): string {
+	return `query ${queryName(field)}($criteria: ${type}LookupInput!, ${switchDeclarations(fields)}) {
   viewer { ${field}(criteria: $criteria) { ...${type}Fields } }
 }
-${fragment(`${type}Fields`, type, fields)}`;
+${fragment(type, fields)}`;
 }
 
-function listQuery(
-	operation: string,
-	field: string,
-	input: string,
-	type: string,
-	fields: SelectableField[],
-): string {
-	return `query ${operation}($filter: ${input}!, ${switchDeclarations(fields)}) {
+/** A page of a list by its filter input (`UserListFilterInput` for the type `User`). */
+function listQuery(field: string, type: string, fields: SelectableField[]): string {
+	return `query ${queryName(field)}($filter: ${type}ListFilterInput!, ${switchDeclarations(fields)}) {
   viewer { ${field}(filter: $filter) { items { ...${type}Fields } total page limit pages } }
 }
-${fragment(`${type}Fields`, type, fields)}`;
+${fragment(type, fields)}`;
 }
 
-export const TEMPLATE_QUERY = lookupQuery(
-	'VideoTemplate',
-	'videoTemplate',
-	'VideoTemplateLookupInput',
-	'VideoTemplate',
-	TEMPLATE_FIELDS,
-);
-export const TEMPLATES_QUERY = listQuery(
-	'VideoTemplates',
-	'videoTemplates',
-	'VideoTemplateListFilterInput',
-	'VideoTemplate',
-	TEMPLATE_FIELDS,
-);
-export const USER_QUERY = lookupQuery(
-	'FindUser',
-	'findUser',
-	'UserLookupInput',
-	'User',
-	USER_FIELDS,
-);
-export const USERS_QUERY = listQuery('Users', 'users', 'UserListFilterInput', 'User', USER_FIELDS);
-export const ORGANISATION_QUERY = lookupQuery(
-	'Organisation',
-	'organisation',
-	'OrganisationLookupInput',
-	'Organisation',
-	ORGANISATION_FIELDS,
-);
-export const ORGANISATIONS_QUERY = listQuery(
-	'Organisations',
-	'organisations',
-	'OrganisationListFilterInput',
-	'Organisation',
-	ORGANISATION_FIELDS,
-);
+export const TEMPLATE_QUERY = lookupQuery('videoTemplate', 'VideoTemplate', TEMPLATE_FIELDS);
+export const TEMPLATES_QUERY = listQuery('videoTemplates', 'VideoTemplate', TEMPLATE_FIELDS);
+export const USER_QUERY = lookupQuery('findUser', 'User', USER_FIELDS);
+export const USERS_QUERY = listQuery('users', 'User', USER_FIELDS);
+export const ORGANISATION_QUERY = lookupQuery('organisation', 'Organisation', ORGANISATION_FIELDS);
+export const ORGANISATIONS_QUERY = listQuery('organisations', 'Organisation', ORGANISATION_FIELDS);
 
 /** A page of templates by name, for the Template picker. */
 export const TEMPLATE_SEARCH_QUERY = `query TemplateSearch($filter: VideoTemplateListFilterInput!) {

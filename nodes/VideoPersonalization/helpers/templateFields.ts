@@ -17,7 +17,7 @@ export const TEMPLATE_FIELD_SUBFIELDS = [
 	'maxLength',
 ] as const;
 
-export type TemplateFieldKind = 'text' | 'media' | 'color' | 'font';
+type TemplateFieldKind = 'text' | 'media' | 'color' | 'font';
 
 /** One template field, read from whatever the service answered. */
 export interface TemplateField {
@@ -77,22 +77,14 @@ export function readTemplateFields(raw: unknown): TemplateField[] {
 		if (!key || seen.has(key)) continue;
 		seen.add(key);
 		const kind = kindOf(field.type);
+		const read: TemplateField = { key, kind, required: field.required === true };
 		const mediaType = kind === 'media' ? text(field.mediaType)?.toLowerCase() : undefined;
-		const defaultValue = field.defaultValue;
-		fields.push({
-			key,
-			kind,
-			...(mediaType ? { mediaType } : {}),
-			required: field.required === true,
-			...(typeof defaultValue === 'string' ||
-			typeof defaultValue === 'number' ||
-			typeof defaultValue === 'boolean'
-				? { defaultValue }
-				: {}),
-			...(typeof field.maxLength === 'number' && field.maxLength > 0
-				? { maxLength: field.maxLength }
-				: {}),
-		});
+		if (mediaType) read.mediaType = mediaType;
+		const { defaultValue, maxLength } = field;
+		if (['string', 'number', 'boolean'].includes(typeof defaultValue))
+			read.defaultValue = defaultValue as string | number | boolean;
+		if (typeof maxLength === 'number' && maxLength > 0) read.maxLength = maxLength;
+		fields.push(read);
 	}
 	return fields;
 }

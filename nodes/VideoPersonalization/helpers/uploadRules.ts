@@ -104,37 +104,32 @@ export function identifyFormat(
 export function checkUpload(facts: UploadFacts): UploadCheck {
 	const found = identifyFormat(facts.fileName, facts.mimeType);
 	const described = `"${facts.fileName}" (${facts.mimeType || 'no MIME type'})`;
+	const refuse = (field: 'Type' | 'File', problem: string): UploadCheck => ({
+		ok: false,
+		field,
+		problem: `${described} ${problem}`,
+	});
 	if (!found) {
 		const target = facts.requestedType
 			? `Type ${facts.requestedType} accepts ${accepted(facts.requestedType)}`
 			: ASSET_TYPES.map((type) => `${type}: ${accepted(type)}`).join('; ');
-		return {
-			ok: false,
-			field: 'File',
-			problem: `${described} is not a format the service accepts (${target})`,
-		};
+		return refuse('File', `is not a format the service accepts (${target})`);
 	}
 	const type = facts.requestedType ?? found.type;
 	if (found.type !== type) {
-		return {
-			ok: false,
-			field: 'Type',
-			problem:
-				`${described} is ${found.format.label}, which is not ${type === 'video' ? 'a' : 'an'} ${type} ` +
-				`format; ${type} accepts ${accepted(type)}`,
-		};
+		const article = type === 'video' ? 'a' : 'an';
+		const accepts = `${type} accepts ${accepted(type)}`;
+		return refuse(
+			'Type',
+			`is ${found.format.label}, which is not ${article} ${type} format; ${accepts}`,
+		);
 	}
 	const rule = ASSET_RULES[type];
 	if (facts.size > rule.maxBytes) {
-		return {
-			ok: false,
-			field: 'File',
-			problem: `${described} is ${formatMb(facts.size)}; ${type} files may be at most ${rule.limitLabel}`,
-		};
+		const limit = `${type} files may be at most ${rule.limitLabel}`;
+		return refuse('File', `is ${formatMb(facts.size)}; ${limit}`);
 	}
-	if (facts.size === 0) {
-		return { ok: false, field: 'File', problem: `${described} is empty` };
-	}
+	if (facts.size === 0) return refuse('File', 'is empty');
 	const mime = facts.mimeType.toLowerCase().split(';')[0].trim();
 	return {
 		ok: true,

@@ -22,7 +22,7 @@ export function createdAtMs(video: IDataObject): number | undefined {
 }
 
 /** The readable creation times on a page, in page order. */
-export function createdTimes(items: IDataObject[]): number[] {
+function createdTimes(items: IDataObject[]): number[] {
 	return items.map(createdAtMs).filter((ms): ms is number => ms !== undefined);
 }
 

@@ -33,10 +33,6 @@ export function readPageToken(token: string | undefined): { page: number; size?:
 	};
 }
 
-export function pageToken(page: number, size: number): string {
-	return `${page}:${size}`;
-}
-
 /**
  * For a key that may not list templates (only admins may): the template whose exact name or ID
  * was typed in the search box, found with the lookup every key may make.
@@ -93,8 +89,7 @@ export async function searchTemplates(
 				: String(template.name),
 			value: String(template.id),
 		})),
-		paginationToken:
-			page < list.pages && list.items.length > 0 ? pageToken(page + 1, size) : undefined,
+		paginationToken: page < list.pages && list.items.length > 0 ? `${page + 1}:${size}` : undefined,
 	};
 }
 
@@ -112,11 +107,9 @@ export async function searchAssets(
 	const needle = (filter ?? '').trim().toLowerCase();
 	const request = { path: '/assets', action: 'list assets for the picker' };
 	const isMatch = (asset: IDataObject) =>
-		!needle ||
 		String(asset.name ?? '')
 			.toLowerCase()
-			.includes(needle) ||
-		String(asset.id) === filter;
+			.includes(needle) || String(asset.id) === filter;
 	const maxPages = needle ? ASSET_SEARCH_MAX_PAGES : 1;
 	const matches: IDataObject[] = [];
 	const token = readPageToken(paginationToken);
@@ -139,6 +132,6 @@ export async function searchAssets(
 			value: String(asset.id),
 			url: typeof asset.url === 'string' ? asset.url : undefined,
 		})),
-		paginationToken: page !== null ? pageToken(page, size) : undefined,
+		paginationToken: page !== null ? `${page}:${size}` : undefined,
 	};
 }

@@ -1,15 +1,10 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { isCount } from '../../helpers/answers';
 import type { RestRequest, ServiceClient } from '../../transport/client';
-import { optionsCollection, pathId, readTimeoutMs } from '../common';
-import type { OperationOption } from '../types';
+import { optionsCollection, readTimeoutMs } from '../common';
+import type { ItemExecute, OperationOption } from '../types';
 import { fetchAsset } from './get.operation';
 import { assetLocator, readAssetId } from './locator';
 
@@ -19,7 +14,7 @@ export const option: OperationOption = {
 	description: 'Delete an asset (refuses by default while videos or templates use it)',
 };
 
-export const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	assetLocator,
 	{
 		displayName: 'Safe Delete',
@@ -33,55 +28,49 @@ export const properties: INodeProperties[] = [
 	optionsCollection(),
 ];
 
-/** A usage count from the service; without one, whether the asset is in use is unknown. */
-function usageCount(
+/**
+ * What uses the asset, from its usage counts ("2 videos", "1 template"); without a count, whether
+ * the asset is in use is unknown, and it is not deleted.
+ */
+function usedBy(
 	api: ServiceClient,
-	itemIndex: number,
 	asset: IDataObject,
-	field: string,
-	assetId: string,
-): number {
-	const value = asset[field];
-	if (isCount(value)) return value;
-	const shown = typeof value === 'number' || value === null ? String(value) : `a ${typeof value}`;
-	const problem =
-		value === undefined
-			? `The answer has no ${field}`
-			: `The answer's ${field} is ${shown}, not a whole number of 0 or more`;
-	throw api.error(
-		{
-			kind: 'shape',
-			detail:
-				`${problem}; Safe Delete cannot tell whether the asset is in use, so it was not deleted. ` +
-				'Turn off Safe Delete to delete it without this check.',
-		},
-		{ action: `check whether the asset with Asset ID "${assetId}" is in use`, itemIndex },
-	);
+	check: { action: string; itemIndex: number },
+): string[] {
+	const users: string[] = [];
+	for (const [field, noun] of [
+		['used_in_videos', 'video'],
+		['used_in_templates', 'template'],
+	]) {
+		const value = asset[field];
+		if (isCount(value)) {
+			if (value > 0) users.push(`${value} ${noun}${value === 1 ? '' : 's'}`);
+			continue;
+		}
+		const shown = typeof value === 'number' || value === null ? String(value) : `a ${typeof value}`;
+		const problem =
+			value === undefined
+				? `The answer has no ${field}`
+				: `The answer's ${field} is ${shown}, not a whole number of 0 or more`;
+		const detail =
+			`${problem}; Safe Delete cannot tell whether the asset is in use, so it was not deleted. ` +
+			'Turn off Safe Delete to delete it without this check.';
+		throw api.error({ kind: 'shape', detail }, check);
+	}
+	return users;
 }
 
-function plural(amount: number, noun: string): string {
-	return `${amount} ${noun}${amount === 1 ? '' : 's'}`;
-}
-
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	api: ServiceClient,
-): Promise<INodeExecutionData[]> {
+export const execute: ItemExecute = async function (itemIndex, api) {
 	const assetId = readAssetId(this, itemIndex);
 	const timeoutMs = readTimeoutMs(this, itemIndex);
 	if (this.getNodeParameter('safeDelete', itemIndex, true) !== false) {
 		const asset = await fetchAsset(api, itemIndex, assetId, timeoutMs);
-		const videos = usageCount(api, itemIndex, asset, 'used_in_videos', assetId);
-		const templates = usageCount(api, itemIndex, asset, 'used_in_templates', assetId);
-		if (videos + templates > 0) {
-			const users = [
-				videos > 0 ? plural(videos, 'video') : '',
-				templates > 0 ? plural(templates, 'template') : '',
-			];
+		const action = `check whether the asset with Asset ID "${assetId}" is in use`;
+		const users = usedBy(api, asset, { action, itemIndex });
+		if (users.length > 0) {
 			throw new NodeOperationError(
 				this.getNode(),
-				`Asset "${assetId}" is still used by ${users.filter(Boolean).join(' and ')}; it was not deleted`,
+				`Asset "${assetId}" is still used by ${users.join(' and ')}; it was not deleted`,
 				{
 					itemIndex,
 					description:
@@ -92,7 +81,7 @@ export async function execute(
 	}
 	const call: RestRequest = {
 		method: 'DELETE',
-		path: `/assets/${pathId(assetId)}`,
+		path: `/assets/${encodeURIComponent(assetId)}`,
 		idempotent: true,
 		action: `delete the asset with Asset ID "${assetId}"`,
 		itemIndex,
@@ -105,4 +94,4 @@ export async function execute(
 	return [
 		{ json: { ...body, id: typeof body.id === 'string' ? body.id : assetId, deleted: true } },
 	];
-}
+};

@@ -1,13 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ServiceClient } from '../../transport/client';
-import { optionsCollection, pathId, readTimeoutMs } from '../common';
-import type { OperationOption } from '../types';
+import { optionsCollection, readTimeoutMs } from '../common';
+import type { ItemExecute, OperationOption } from '../types';
 import { assetLocator, readAssetId } from './locator';
 
 export const option: OperationOption = {
@@ -16,7 +11,7 @@ export const option: OperationOption = {
 	description: 'Get one asset with its usage counts',
 };
 
-export const properties: INodeProperties[] = [assetLocator, optionsCollection()];
+export const description: INodeProperties[] = [assetLocator, optionsCollection()];
 
 export async function fetchAsset(
 	api: ServiceClient,
@@ -26,7 +21,7 @@ export async function fetchAsset(
 ): Promise<IDataObject> {
 	return await api.object({
 		method: 'GET',
-		path: `/assets/${pathId(assetId)}`,
+		path: `/assets/${encodeURIComponent(assetId)}`,
 		idempotent: true,
 		action: `get the asset with Asset ID "${assetId}"`,
 		itemIndex,
@@ -34,12 +29,8 @@ export async function fetchAsset(
 	});
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	api: ServiceClient,
-): Promise<INodeExecutionData[]> {
+export const execute: ItemExecute = async function (itemIndex, api) {
 	const assetId = readAssetId(this, itemIndex);
 	const asset = await fetchAsset(api, itemIndex, assetId, readTimeoutMs(this, itemIndex));
 	return [{ json: asset }];
-}
+};

@@ -1,16 +1,24 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { restListOperation } from '../operationFactories';
+import { restGetMany } from '../../transport/pagination';
+import {
+	filtersCollection,
+	optionsCollection,
+	readSelection,
+	readTimeoutMs,
+	returnAllAndLimit,
+} from '../common';
+import type { ItemExecute, OperationOption } from '../types';
 
-export const { option, properties, execute } = restListOperation({
-	option: {
-		name: 'Get Many',
-		action: 'Get many assets',
-		description: 'List assets, optionally by type or tag',
-	},
-	noun: 'asset',
-	path: '/assets',
-	filters: [
+export const option: OperationOption = {
+	name: 'Get Many',
+	action: 'Get many assets',
+	description: 'List assets, optionally by type or tag',
+};
+
+export const description: INodeProperties[] = [
+	...returnAllAndLimit('assets'),
+	filtersCollection([
 		{
 			displayName: 'Type',
 			name: 'type',
@@ -30,11 +38,25 @@ export const { option, properties, execute } = restListOperation({
 			default: '',
 			description: 'Only assets with this tag',
 		},
-	],
-	readQuery(filters) {
-		const qs: IDataObject = {};
-		if (filters.type) qs.type = filters.type;
-		if (typeof filters.tag === 'string' && filters.tag.trim()) qs.tag = filters.tag.trim();
-		return qs;
-	},
-});
+	]),
+	optionsCollection(),
+];
+
+export const execute: ItemExecute = async function (itemIndex, api) {
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const qs: IDataObject = {};
+	if (filters.type) qs.type = filters.type;
+	if (typeof filters.tag === 'string' && filters.tag.trim()) qs.tag = filters.tag.trim();
+	const assets = await restGetMany(
+		api,
+		{
+			path: '/assets',
+			qs,
+			action: 'list assets',
+			itemIndex,
+			timeoutMs: readTimeoutMs(this, itemIndex),
+		},
+		readSelection(this, itemIndex),
+	);
+	return assets.map((json) => ({ json }));
+};

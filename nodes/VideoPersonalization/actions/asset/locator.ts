@@ -1,10 +1,6 @@
-import type {
-	IExecuteFunctions,
-	INodeParameterResourceLocator,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { fieldError } from '../common';
+import { fieldError, readLocator } from '../common';
 
 export const assetLocator: INodeProperties = {
 	displayName: 'Asset',
@@ -30,44 +26,22 @@ export const assetLocator: INodeProperties = {
 };
 
 export function readAssetId(ctx: IExecuteFunctions, itemIndex: number): string {
-	const locator = ctx.getNodeParameter('assetId', itemIndex, undefined, { extractValue: false }) as
-		| INodeParameterResourceLocator
-		| string
-		| undefined;
-	const raw = typeof locator === 'object' && locator !== null ? locator.value : locator;
-	const value = typeof raw === 'number' ? String(raw) : raw;
-	if (typeof value !== 'string' || value.trim() === '') {
-		throw fieldError(
-			ctx,
-			itemIndex,
-			'Asset',
-			'no asset chosen',
-			'Pick one from the list or give its ID.',
-		);
-	}
-	return value.trim();
+	const { value } = readLocator(ctx, itemIndex, 'assetId');
+	if (value !== undefined) return value;
+	const hint = 'Pick one from the list or give its ID.';
+	throw fieldError(ctx, itemIndex, 'Asset', 'no asset chosen', hint);
 }
 
 /** Tags as the API wants them: a list; text is split on commas. */
-export function readTags(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	value: unknown,
-	label: string,
-): string[] {
+export function readTags(ctx: IExecuteFunctions, itemIndex: number, value: unknown): string[] {
 	if (value === undefined || value === null) return [];
-	const list = Array.isArray(value)
-		? value
-		: typeof value === 'string'
-			? value.split(',')
-			: undefined;
-	if (!list || list.some((tag) => typeof tag !== 'string' && typeof tag !== 'number')) {
-		throw fieldError(
-			ctx,
-			itemIndex,
-			label,
-			'must be text with tags separated by commas, or a list of texts',
-		);
+	const list = typeof value === 'string' ? value.split(',') : value;
+	if (
+		!Array.isArray(list) ||
+		list.some((tag) => typeof tag !== 'string' && typeof tag !== 'number')
+	) {
+		const problem = 'must be text with tags separated by commas, or a list of texts';
+		throw fieldError(ctx, itemIndex, 'Tags', problem);
 	}
 	return [...new Set(list.map((tag) => String(tag).trim()).filter((tag) => tag !== ''))];
 }

@@ -1,13 +1,7 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { ServiceClient } from '../../transport/client';
-import { fieldError, optionsCollection, pathId, readTimeoutMs } from '../common';
-import type { OperationOption } from '../types';
+import { fieldError, optionsCollection, readTimeoutMs } from '../common';
+import type { ItemExecute, OperationOption } from '../types';
 import { assetLocator, readAssetId, readTags } from './locator';
 
 export const option: OperationOption = {
@@ -16,7 +10,7 @@ export const option: OperationOption = {
 	description: 'Rename an asset or replace its tags',
 };
 
-export const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	assetLocator,
 	{
 		displayName: 'Update Fields',
@@ -46,11 +40,7 @@ export const properties: INodeProperties[] = [
 	optionsCollection(),
 ];
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	api: ServiceClient,
-): Promise<INodeExecutionData[]> {
+export const execute: ItemExecute = async function (itemIndex, api) {
 	const assetId = readAssetId(this, itemIndex);
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {};
@@ -60,13 +50,13 @@ export async function execute(
 		}
 		body.name = fields.name.trim();
 	}
-	if (fields.tags !== undefined) body.tags = readTags(this, itemIndex, fields.tags, 'Tags');
+	if (fields.tags !== undefined) body.tags = readTags(this, itemIndex, fields.tags);
 	if (Object.keys(body).length === 0) {
 		throw fieldError(this, itemIndex, 'Update Fields', 'nothing to update', 'Add Name or Tags.');
 	}
 	const asset = await api.object({
 		method: 'PATCH',
-		path: `/assets/${pathId(assetId)}`,
+		path: `/assets/${encodeURIComponent(assetId)}`,
 		body,
 		idempotent: true,
 		action: `update the asset with Asset ID "${assetId}"`,
@@ -74,4 +64,4 @@ export async function execute(
 		timeoutMs: readTimeoutMs(this, itemIndex),
 	});
 	return [{ json: asset }];
-}
+};

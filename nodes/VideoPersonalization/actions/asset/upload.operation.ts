@@ -1,15 +1,9 @@
-import type {
-	IBinaryData,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { ASSET_TYPES, type AssetType, checkUpload } from '../../helpers/uploadRules';
-import type { ServiceClient } from '../../transport/client';
 import { binarySize, multipartBody } from '../../transport/multipart';
 import { fieldError, optionsCollection, readTimeoutMs, timeoutOption } from '../common';
-import type { OperationOption } from '../types';
+import type { ItemExecute, OperationOption } from '../types';
 import { readTags } from './locator';
 
 export const option: OperationOption = {
@@ -19,9 +13,9 @@ export const option: OperationOption = {
 };
 
 /** Uploads may be large: their own, longer default. */
-export const UPLOAD_TIMEOUT_SECONDS = 30 * 60;
+const UPLOAD_TIMEOUT_SECONDS = 30 * 60;
 
-export const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName: 'Input Binary Field',
 		name: 'binaryPropertyName',
@@ -74,25 +68,17 @@ function readBinary(ctx: IExecuteFunctions, itemIndex: number): IBinaryData {
 	const binary = ctx.getInputData()[itemIndex]?.binary?.[property.trim()];
 	if (!binary) {
 		const available = Object.keys(ctx.getInputData()[itemIndex]?.binary ?? {});
-		throw fieldError(
-			ctx,
-			itemIndex,
-			'Input Binary Field',
-			`the input item has no binary field "${property.trim()}"`,
-			available.length
-				? `Binary fields of this item: ${available.join(', ')}.`
-				: 'This item has no binary data: read the file first ' +
-						'(e.g. with Read/Write Files from Disk or HTTP Request).',
-		);
+		const problem = `the input item has no binary field "${property.trim()}"`;
+		const hint = available.length
+			? `Binary fields of this item: ${available.join(', ')}.`
+			: 'This item has no binary data: read the file first ' +
+				'(e.g. with Read/Write Files from Disk or HTTP Request).';
+		throw fieldError(ctx, itemIndex, 'Input Binary Field', problem, hint);
 	}
 	return binary;
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	api: ServiceClient,
-): Promise<INodeExecutionData[]> {
+export const execute: ItemExecute = async function (itemIndex, api) {
 	const binary = readBinary(this, itemIndex);
 	const fileName =
 		binary.fileName ?? `upload${binary.fileExtension ? `.${binary.fileExtension}` : ''}`;
@@ -109,19 +95,15 @@ export async function execute(
 		requestedType: chosenType === 'auto' ? undefined : (chosenType as AssetType),
 	});
 	if (!check.ok) {
-		throw fieldError(
-			this,
-			itemIndex,
-			check.field === 'Type' ? 'Type' : 'Input Binary Field',
-			check.problem,
-		);
+		const field = check.field === 'Type' ? 'Type' : 'Input Binary Field';
+		throw fieldError(this, itemIndex, field, check.problem);
 	}
 	const nameParameter = this.getNodeParameter('name', itemIndex, '') as unknown;
 	if (nameParameter !== '' && typeof nameParameter !== 'string') {
 		throw fieldError(this, itemIndex, 'Name', `must be text, got ${JSON.stringify(nameParameter)}`);
 	}
 	const name = (nameParameter as string).trim() || fileName;
-	const tags = readTags(this, itemIndex, this.getNodeParameter('tags', itemIndex, ''), 'Tags');
+	const tags = readTags(this, itemIndex, this.getNodeParameter('tags', itemIndex, ''));
 
 	const fields: Array<[string, string]> = [
 		['name', name],
@@ -142,4 +124,4 @@ export async function execute(
 		timeoutMs: readTimeoutMs(this, itemIndex, UPLOAD_TIMEOUT_SECONDS),
 	});
 	return [{ json: asset }];
-}
+};

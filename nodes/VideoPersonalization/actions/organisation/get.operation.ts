@@ -1,23 +1,46 @@
-import { ORGANISATION_PERMISSION } from '../../helpers/permissions';
-import { ORGANISATION_FIELDS, ORGANISATION_QUERY } from '../../helpers/queries';
-import { type LookupKey, lookupBy } from '../lookupBy';
-import { lookupOperation } from '../operationFactories';
+import type { INodeProperties } from 'n8n-workflow';
 
-const keys: LookupKey[] = [
+import { ORGANISATION_PERMISSION } from '../../helpers/permissions';
+import { fieldSwitches, ORGANISATION_FIELDS, ORGANISATION_QUERY } from '../../helpers/queries';
+import { graphql } from '../../transport/graphql';
+import {
+	type FindByKey,
+	fieldsOption,
+	findByProperties,
+	foundRecord,
+	optionsCollection,
+	readFields,
+	readFindBy,
+	readTimeoutMs,
+} from '../common';
+import type { ItemExecute, OperationOption } from '../types';
+
+const keys: FindByKey[] = [
 	{ key: 'id', displayName: 'Organisation ID', placeholder: 'e.g. org_1a2b3c' },
 	{ key: 'name', displayName: 'Name', placeholder: 'e.g. Acme Corp' },
 ];
 
-export const { option, properties, execute } = lookupOperation({
-	option: {
-		name: 'Get',
-		action: 'Get an organisation',
-		description: 'Get one organisation by ID or name',
-	},
-	noun: 'organisation',
-	field: 'organisation',
-	query: ORGANISATION_QUERY,
-	fields: ORGANISATION_FIELDS,
-	permission: ORGANISATION_PERMISSION,
-	...lookupBy('organisation', keys),
-});
+export const option: OperationOption = {
+	name: 'Get',
+	action: 'Get an organisation',
+	description: 'Get one organisation by ID or name',
+};
+
+export const description: INodeProperties[] = [
+	...findByProperties('organisation', keys),
+	optionsCollection([fieldsOption(ORGANISATION_FIELDS, 'organisation')]),
+];
+
+export const execute: ItemExecute = async function (itemIndex, api) {
+	const { criteria, label } = readFindBy(this, itemIndex, keys);
+	const action = `get the organisation with ${label}`;
+	const viewer = await graphql(api, {
+		query: ORGANISATION_QUERY,
+		variables: { criteria, ...fieldSwitches(ORGANISATION_FIELDS, readFields(this, itemIndex)) },
+		action,
+		permission: ORGANISATION_PERMISSION,
+		itemIndex,
+		timeoutMs: readTimeoutMs(this, itemIndex),
+	});
+	return [{ json: foundRecord(api, viewer.organisation, { action, itemIndex }) }];
+};

@@ -1,9 +1,24 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { ORGANISATIONS_PERMISSION } from '../../helpers/permissions';
-import { ORGANISATION_FIELDS, ORGANISATIONS_QUERY } from '../../helpers/queries';
-import { filtersCollection } from '../common';
-import { listOperation } from '../operationFactories';
+import { fieldSwitches, ORGANISATION_FIELDS, ORGANISATIONS_QUERY } from '../../helpers/queries';
+import { graphqlGetMany } from '../../transport/pagination';
+import {
+	fieldsOption,
+	filtersCollection,
+	optionsCollection,
+	readFields,
+	readSelection,
+	readTimeoutMs,
+	returnAllAndLimit,
+} from '../common';
+import type { ItemExecute, OperationOption } from '../types';
+
+export const option: OperationOption = {
+	name: 'Get Many',
+	action: 'Get many organisations',
+	description: 'List organisations (needs admin access)',
+};
 
 const nameFilter: INodeProperties = {
 	displayName: 'Name',
@@ -13,33 +28,38 @@ const nameFilter: INodeProperties = {
 	description: 'Only organisations whose name contains this text',
 };
 
-export const { option, properties, execute } = listOperation({
-	option: {
-		name: 'Get Many',
-		action: 'Get many organisations',
-		description: 'List organisations (needs admin access)',
+export const description: INodeProperties[] = [
+	...returnAllAndLimit('organisations'),
+	// Node version 3 has the name filter in Filters, like the other Get Many; older nodes keep their box.
+	{
+		...nameFilter,
+		displayName: 'Filter',
+		name: 'filter',
+		displayOptions: { show: { '@version': [1, 2] } },
 	},
-	noun: 'organisation',
-	field: 'organisations',
-	query: ORGANISATIONS_QUERY,
-	fields: ORGANISATION_FIELDS,
-	permission: ORGANISATIONS_PERMISSION,
-	filterProperties: [
-		// Node version 3 has the name filter in Filters, like the other Get Many; older nodes keep their box.
-		{
-			...nameFilter,
-			displayName: 'Filter',
-			name: 'filter',
-			displayOptions: { show: { '@version': [1, 2] } },
-		},
-		{
-			...filtersCollection([nameFilter]),
-			displayOptions: { show: { '@version': [{ _cnd: { gte: 3 } }] } },
-		},
-	],
-	readFilter(ctx, itemIndex) {
-		const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-		const text = String(filters.name ?? ctx.getNodeParameter('filter', itemIndex, '')).trim();
-		return text ? { filter: text } : {};
+	{
+		...filtersCollection([nameFilter]),
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 3 } }] } },
 	},
-});
+	optionsCollection([fieldsOption(ORGANISATION_FIELDS, 'organisation')]),
+];
+
+export const execute: ItemExecute = async function (itemIndex, api) {
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const name = String(filters.name ?? this.getNodeParameter('filter', itemIndex, '')).trim();
+	const organisations = await graphqlGetMany(
+		api,
+		{
+			query: ORGANISATIONS_QUERY,
+			field: 'organisations',
+			filter: name ? { filter: name } : {},
+			variables: fieldSwitches(ORGANISATION_FIELDS, readFields(this, itemIndex)),
+			action: 'list organisations',
+			permission: ORGANISATIONS_PERMISSION,
+			itemIndex,
+			timeoutMs: readTimeoutMs(this, itemIndex),
+		},
+		readSelection(this, itemIndex),
+	);
+	return organisations.map((json) => ({ json }));
+};

@@ -1,25 +1,33 @@
+import type { INodeProperties } from 'n8n-workflow';
+
 import { TEMPLATE_PERMISSION } from '../../helpers/permissions';
-import { TEMPLATE_FIELDS, TEMPLATE_QUERY } from '../../helpers/queries';
-import { lookupOperation } from '../operationFactories';
+import { fieldSwitches, TEMPLATE_FIELDS, TEMPLATE_QUERY } from '../../helpers/queries';
+import { graphql } from '../../transport/graphql';
+import { fieldsOption, foundRecord, optionsCollection, readFields, readTimeoutMs } from '../common';
+import type { ItemExecute, OperationOption } from '../types';
 import { readTemplateCriteria, templateLocator } from './locator';
 
-export const { option, properties, execute } = lookupOperation({
-	option: {
-		name: 'Get',
-		action: 'Get a template',
-		description: 'Get one video template by ID or name',
-	},
-	noun: 'template',
-	field: 'videoTemplate',
-	query: TEMPLATE_QUERY,
-	fields: TEMPLATE_FIELDS,
-	permission: TEMPLATE_PERMISSION,
-	criteriaProperties: [templateLocator('The template to get')],
-	readCriteria(ctx, itemIndex) {
-		const criteria = readTemplateCriteria(ctx, itemIndex);
-		return {
-			criteria: criteria.id !== undefined ? { id: criteria.id } : { name: criteria.name },
-			label: `Template ${criteria.label}`,
-		};
-	},
-});
+export const option: OperationOption = {
+	name: 'Get',
+	action: 'Get a template',
+	description: 'Get one video template by ID or name',
+};
+
+export const description: INodeProperties[] = [
+	templateLocator('The template to get'),
+	optionsCollection([fieldsOption(TEMPLATE_FIELDS, 'template')]),
+];
+
+export const execute: ItemExecute = async function (itemIndex, api) {
+	const { lookup, label } = readTemplateCriteria(this, itemIndex);
+	const action = `get the template with Template ${label}`;
+	const viewer = await graphql(api, {
+		query: TEMPLATE_QUERY,
+		variables: { criteria: lookup, ...fieldSwitches(TEMPLATE_FIELDS, readFields(this, itemIndex)) },
+		action,
+		permission: TEMPLATE_PERMISSION,
+		itemIndex,
+		timeoutMs: readTimeoutMs(this, itemIndex),
+	});
+	return [{ json: foundRecord(api, viewer.videoTemplate, { action, itemIndex }) }];
+};

@@ -1,12 +1,12 @@
-import type {
-	IExecuteFunctions,
-	INodeParameterResourceLocator,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { fetchTemplateFields, type TemplateWithFields } from '../../methods/resourceMapping';
+import {
+	fetchTemplateFields,
+	type TemplateLookup,
+	type TemplateWithFields,
+} from '../../methods/resourceMapping';
 import type { ServiceClient } from '../../transport/client';
-import { fieldError } from '../common';
+import { fieldError, readLocator } from '../common';
 
 /**
  * By name is the default: every key may look a template up, while listing them needs admin
@@ -43,33 +43,21 @@ export function templateLocator(description: string): INodeProperties {
 	};
 }
 
-export interface TemplateCriteria {
-	id?: string;
-	name?: string;
-	/** How the user picked it, for messages: 'ID "x"' or 'name "y"'. */
+/** The template an item chose, as the lookup takes it, and how messages name it: `ID "x"`. */
+interface TemplateCriteria {
+	lookup: TemplateLookup;
 	label: string;
 }
 
 export function readTemplateCriteria(ctx: IExecuteFunctions, itemIndex: number): TemplateCriteria {
-	const locator = ctx.getNodeParameter('template', itemIndex, undefined, {
-		extractValue: false,
-	}) as INodeParameterResourceLocator | string | undefined;
-	const mode = typeof locator === 'object' && locator !== null ? locator.mode : 'id';
-	const raw = typeof locator === 'object' && locator !== null ? locator.value : locator;
-	const value = typeof raw === 'number' ? String(raw) : raw;
-	if (typeof value !== 'string' || value.trim() === '') {
-		throw fieldError(
-			ctx,
-			itemIndex,
-			'Template',
-			'no template chosen',
-			'Pick one from the list, or give its ID or exact name.',
-		);
+	const { mode, value } = readLocator(ctx, itemIndex, 'template');
+	if (value === undefined) {
+		const hint = 'Pick one from the list, or give its ID or exact name.';
+		throw fieldError(ctx, itemIndex, 'Template', 'no template chosen', hint);
 	}
-	const text = value.trim();
 	return mode === 'name'
-		? { name: text, label: `name "${text}"` }
-		: { id: text, label: `ID "${text}"` };
+		? { lookup: { name: value }, label: `name "${value}"` }
+		: { lookup: { id: value }, label: `ID "${value}"` };
 }
 
 /**
@@ -82,21 +70,15 @@ export async function resolveTemplate(
 	itemIndex: number,
 	criteria: TemplateCriteria,
 ): Promise<TemplateWithFields> {
-	const lookup = criteria.id !== undefined ? { id: criteria.id } : { name: criteria.name ?? '' };
 	const template = await api.once(`template ${criteria.label}`, async () =>
-		fetchTemplateFields(api, lookup, {
+		fetchTemplateFields(api, criteria.lookup, {
 			action: `find the template with Template ${criteria.label}`,
 			itemIndex,
 		}),
 	);
 	if (!template) {
-		throw fieldError(
-			ctx,
-			itemIndex,
-			'Template',
-			`no template has the ${criteria.label}`,
-			"Check it against the service's template library; names must match exactly.",
-		);
+		const hint = "Check it against the service's template library; names must match exactly.";
+		throw fieldError(ctx, itemIndex, 'Template', `no template has the ${criteria.label}`, hint);
 	}
 	return template;
 }

@@ -1,23 +1,52 @@
-import { USERS_PERMISSION } from '../../helpers/permissions';
-import { USER_FIELDS, USERS_QUERY } from '../../helpers/queries';
-import { listOperation, textFilter } from '../operationFactories';
+import type { INodeProperties } from 'n8n-workflow';
 
-export const { option, properties, execute } = listOperation({
-	option: {
-		name: 'Get Many',
-		action: 'Get many users',
-		description: 'List users (needs admin privileges)',
-	},
-	noun: 'user',
-	field: 'users',
-	query: USERS_QUERY,
-	fields: USER_FIELDS,
-	permission: USERS_PERMISSION,
-	...textFilter({
+import { USERS_PERMISSION } from '../../helpers/permissions';
+import { fieldSwitches, USER_FIELDS, USERS_QUERY } from '../../helpers/queries';
+import { graphqlGetMany } from '../../transport/pagination';
+import {
+	fieldsOption,
+	optionalText,
+	optionsCollection,
+	readFields,
+	readSelection,
+	readTimeoutMs,
+	returnAllAndLimit,
+} from '../common';
+import type { ItemExecute, OperationOption } from '../types';
+
+export const option: OperationOption = {
+	name: 'Get Many',
+	action: 'Get many users',
+	description: 'List users (needs admin privileges)',
+};
+
+export const description: INodeProperties[] = [
+	...returnAllAndLimit('users'),
+	{
 		displayName: 'Search',
 		name: 'search',
 		type: 'string',
 		default: '',
 		description: 'Only users whose ID, email, first name or last name matches this text',
-	}),
-});
+	},
+	optionsCollection([fieldsOption(USER_FIELDS, 'user')]),
+];
+
+export const execute: ItemExecute = async function (itemIndex, api) {
+	const search = optionalText(this.getNodeParameter('search', itemIndex, ''));
+	const users = await graphqlGetMany(
+		api,
+		{
+			query: USERS_QUERY,
+			field: 'users',
+			filter: search ? { search } : {},
+			variables: fieldSwitches(USER_FIELDS, readFields(this, itemIndex)),
+			action: 'list users',
+			permission: USERS_PERMISSION,
+			itemIndex,
+			timeoutMs: readTimeoutMs(this, itemIndex),
+		},
+		readSelection(this, itemIndex),
+	);
+	return users.map((json) => ({ json }));
+};

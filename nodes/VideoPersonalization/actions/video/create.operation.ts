@@ -1,32 +1,33 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { jsonParse } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	NodeApiError,
+	NodeOperationError,
+} from 'n8n-workflow';
 
 import { createdVideo } from '../../helpers/answers';
+import { mapWithConcurrency } from '../../helpers/pool';
 import { TEMPLATE_PERMISSION } from '../../helpers/permissions';
 import { customerDataProblem } from '../../helpers/templateFields';
 import type { RestRequest, ServiceClient } from '../../transport/client';
 import {
+	errorOutput,
 	fieldError,
+	ITEM_CONCURRENCY,
+	itemError,
 	optionsCollection,
 	readBudgetMs,
 	readTimeoutMs,
-	requiredText,
 } from '../common';
 import { readTemplateCriteria, resolveTemplate, templateLocator } from '../template/locator';
-import type { ItemResult, OperationOption, StagedOutput } from '../types';
-import {
-	customerDataModeProperties,
-	readMappedCustomerData,
-	templateFieldsProperty,
-} from './templateFieldsMapper';
-import {
-	readWaitSettings,
-	waitForCreatedVideos,
-	waitOptions,
-	type WaitSettings,
-} from './waitForCompletion';
+import type { OperationOption } from '../types';
+import { customerDataProperties, readCustomerData } from './customerData';
+import { type CreatedVideo, waitForCreatedVideos } from './waitForCompletion';
+import { readWaitSettings, waitOptions, type WaitSettings } from './waitOptions';
 
-export const ASPECT_RATIOS = ['9:16', '16:9', '1:1'] as const;
+const ASPECT_RATIOS = ['9:16', '16:9', '1:1'];
 
 export const option: OperationOption = {
 	name: 'Create',
@@ -34,7 +35,7 @@ export const option: OperationOption = {
 	description: 'Make a personalized video from a template and customer data',
 };
 
-export const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName: 'Title',
 		name: 'title',
@@ -45,47 +46,7 @@ export const properties: INodeProperties[] = [
 		description: 'Title of the new video',
 	},
 	templateLocator('The template the video is made from'),
-	...customerDataModeProperties,
-	templateFieldsProperty,
-	{
-		displayName: 'Customer Data Fields',
-		name: 'customerData',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: { show: { customerDataMode: ['keyValue', 'templateFields'] } },
-		options: [
-			{
-				displayName: 'Field',
-				name: 'values',
-				values: [
-					{
-						displayName: 'Name',
-						name: 'key',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. first_name',
-					},
-					{
-						displayName: 'Value',
-						name: 'value',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. Ana',
-					},
-				],
-			},
-		],
-	},
-	{
-		displayName: 'Customer Data (JSON)',
-		name: 'customerDataJson',
-		type: 'json',
-		default: '{\n  "first_name": "Ana",\n  "company": "Acme"\n}',
-		displayOptions: { show: { customerDataMode: ['json'] } },
-		description: 'A JSON object with the personalization data',
-	},
+	...customerDataProperties,
 	{
 		displayName: 'Aspect Ratio',
 		name: 'aspectRatio',
@@ -142,56 +103,11 @@ export const properties: INodeProperties[] = [
 	optionsCollection(waitOptions),
 ];
 
-function readCustomerData(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const mode = ctx.getNodeParameter('customerDataMode', itemIndex, 'keyValue') as string;
-	if (mode === 'json') {
-		const raw = ctx.getNodeParameter('customerDataJson', itemIndex, '{}') as unknown;
-		let parsed: unknown = raw;
-		if (typeof raw === 'string') {
-			try {
-				parsed = jsonParse(raw);
-			} catch (error) {
-				throw fieldError(
-					ctx,
-					itemIndex,
-					'Customer Data (JSON)',
-					`is not valid JSON (${(error as Error).message})`,
-					'Write an object such as {"first_name": "Ana"}, or switch Customer Data to Key-Value Pairs.',
-				);
-			}
-		}
-		if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-			throw fieldError(
-				ctx,
-				itemIndex,
-				'Customer Data (JSON)',
-				'must be a JSON object such as {"first_name": "Ana"}',
-			);
-		}
-		return parsed as IDataObject;
-	}
-	const pairs = (ctx.getNodeParameter('customerData.values', itemIndex, []) as IDataObject[]) ?? [];
-	const data: IDataObject = mode === 'templateFields' ? readMappedCustomerData(ctx, itemIndex) : {};
-	pairs.forEach((pair, position) => {
-		const key = typeof pair.key === 'string' ? pair.key.trim() : '';
-		if (!key) {
-			throw fieldError(ctx, itemIndex, 'Customer Data Fields', `field ${position + 1} has no name`);
-		}
-		data[key] = pair.value as IDataObject[string];
-	});
-	return data;
-}
-
 function readAspectRatio(ctx: IExecuteFunctions, itemIndex: number): string {
 	const value = ctx.getNodeParameter('aspectRatio', itemIndex, '9:16') as unknown;
-	if (typeof value !== 'string' || !(ASPECT_RATIOS as readonly string[]).includes(value)) {
-		const allowed = ASPECT_RATIOS.join(', ');
-		throw fieldError(
-			ctx,
-			itemIndex,
-			'Aspect Ratio',
-			`must be one of ${allowed}, got ${JSON.stringify(value)}`,
-		);
+	if (typeof value !== 'string' || !ASPECT_RATIOS.includes(value)) {
+		const problem = `must be one of ${ASPECT_RATIOS.join(', ')}, got ${JSON.stringify(value)}`;
+		throw fieldError(ctx, itemIndex, 'Aspect Ratio', problem);
 	}
 	return value;
 }
@@ -214,39 +130,46 @@ function readAiMessaging(
 	return { ...(tone ? { tone } : {}), ...(keyPoints.length ? { key_points: keyPoints } : {}) };
 }
 
+function readTitle(ctx: IExecuteFunctions, itemIndex: number): string {
+	const value = ctx.getNodeParameter('title', itemIndex, '') as unknown;
+	if (typeof value === 'number') return String(value);
+	if (typeof value !== 'string' || value.trim() === '') {
+		const empty = value === '' || value === undefined || value === null;
+		const problem = empty ? 'is empty' : `must be text, got ${JSON.stringify(value)}`;
+		throw fieldError(ctx, itemIndex, 'Title', problem);
+	}
+	return value.trim();
+}
+
 /** An item's request, checked and with its template resolved, before any video is created. */
-export interface PreparedVideo {
+interface VideoRequest {
+	itemIndex: number;
 	call: RestRequest;
 	wait: WaitSettings;
 }
 
-/** What `finish` and the run's error need of an item: its wait settings and the video it created. */
-export type CreatedState = WaitSettings & { videoId: string };
-
-/**
- * Reads and checks the item and resolves its template. The router runs this for every item
- * before any video is created, so a mistake in one item costs no credits for the others.
- */
-export async function prepare(
-	this: IExecuteFunctions,
-	itemIndex: number,
+/** Reads and checks one item and resolves its template. */
+async function readRequest(
+	ctx: IExecuteFunctions,
 	api: ServiceClient,
-): Promise<PreparedVideo> {
-	const title = requiredText(this, itemIndex, 'title', 'Title');
-	const criteria = readTemplateCriteria(this, itemIndex);
-	const customerData = readCustomerData(this, itemIndex);
-	const aspectRatio = readAspectRatio(this, itemIndex);
-	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const aiMessaging = readAiMessaging(this, itemIndex, fields);
-	const timeoutMs = readTimeoutMs(this, itemIndex);
-	readBudgetMs(this, itemIndex);
-	const wait = readWaitSettings(this, itemIndex, timeoutMs);
-	const template = await resolveTemplate(this, api, itemIndex, criteria);
+	itemIndex: number,
+): Promise<VideoRequest> {
+	const title = readTitle(ctx, itemIndex);
+	const criteria = readTemplateCriteria(ctx, itemIndex);
+	const customerData = readCustomerData(ctx, itemIndex);
+	const aspectRatio = readAspectRatio(ctx, itemIndex);
+	const fields = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const aiMessaging = readAiMessaging(ctx, itemIndex, fields);
+	const timeoutMs = readTimeoutMs(ctx, itemIndex);
+	// Read now though the client reads it for each request: a wrong value stops the run before
+	// any video is created, even when this item's template was already looked up for another.
+	readBudgetMs(ctx, itemIndex);
+	const wait = readWaitSettings(ctx, itemIndex, timeoutMs);
+	const template = await resolveTemplate(ctx, api, itemIndex, criteria);
 	const problem = customerDataProblem(template.fields, customerData);
 	if (problem) {
-		throw fieldError(this, itemIndex, 'Customer Data', `${problem} (template "${template.name}")`);
+		throw fieldError(ctx, itemIndex, 'Customer Data', `${problem} (template "${template.name}")`);
 	}
-
 	const body: IDataObject = {
 		title,
 		template_id: template.id,
@@ -256,7 +179,6 @@ export async function prepare(
 	if (aiMessaging) body.ai_messaging = aiMessaging;
 	const projectId = typeof fields.projectId === 'string' ? fields.projectId.trim() : '';
 	if (projectId) body.project_id = projectId;
-
 	const call: RestRequest = {
 		method: 'POST',
 		path: '/videos',
@@ -267,41 +189,102 @@ export async function prepare(
 		itemIndex,
 		timeoutMs,
 	};
-	return { call, wait };
+	return { itemIndex, call, wait };
 }
 
-/** Creates the video; the item's wait settings go on to `finish`, which waits for all renders together. */
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
+async function createVideo(
 	api: ServiceClient,
-	prepared?: PreparedVideo,
-): Promise<StagedOutput<CreatedState>> {
-	const { call, wait } = prepared ?? (await prepare.call(this, itemIndex, api));
+	{ itemIndex, call, wait }: VideoRequest,
+): Promise<CreatedVideo> {
 	const video = createdVideo(await api.object(call));
 	if (!video)
 		throw api.error({ kind: 'shape', detail: 'The answer holds no video with an id' }, call);
-	return { output: [{ json: video }], state: { ...wait, videoId: String(video.id) } };
+	return { itemIndex, videoId: String(video.id), wait, item: { json: video } };
 }
 
-export async function finish(
+type ItemFailure = NodeApiError | NodeOperationError;
+
+/** Where a Create run stands: each item's output so far, and the videos it created. */
+interface CreateRun {
+	outputs: Map<number, INodeExecutionData>;
+	created: CreatedVideo[];
+}
+
+const inItemOrder = (left: { itemIndex: number }, right: { itemIndex: number }) =>
+	left.itemIndex - right.itemIndex;
+
+/**
+ * Adds to the error of a run that stops part-way the videos it created: they exist and used
+ * credits, so nothing done is lost from sight.
+ */
+function withCreated(error: ItemFailure, created: CreatedVideo[]): ItemFailure {
+	const ids = [...created]
+		.sort(inItemOrder)
+		.map((video) => `item ${video.itemIndex}: ${video.videoId}`);
+	const count = ids.length === 1 ? '1 video' : `${ids.length} videos`;
+	const note =
+		ids.length === 0
+			? 'No video was created in this run.'
+			: `This run created ${count} before it stopped (${ids.join(', ')}): ` +
+				'they exist and used credits; run only the other items to avoid duplicates.';
+	error.description = [error.description, note].filter(Boolean).join(' ');
+	return error;
+}
+
+/**
+ * Runs `task` for each input, a few at once. With Continue On Fail an item that fails gets its
+ * error as output; without, the run stops once the tasks under way are done, naming the videos
+ * created.
+ */
+async function forEachItem<Input extends { itemIndex: number }, Output>(
+	ctx: IExecuteFunctions,
+	run: CreateRun,
+	inputs: Input[],
+	task: (input: Input) => Promise<Output>,
+): Promise<Output[]> {
+	try {
+		const outputs = await mapWithConcurrency(inputs, ITEM_CONCURRENCY, async (input) => {
+			try {
+				return [await task(input)];
+			} catch (error) {
+				const failure = itemError(ctx, error as Error, input.itemIndex);
+				if (!ctx.continueOnFail()) throw failure;
+				run.outputs.set(input.itemIndex, errorOutput(failure, input.itemIndex));
+				return [];
+			}
+		});
+		return outputs.flat();
+	} catch (error) {
+		throw withCreated(error as ItemFailure, run.created);
+	}
+}
+
+/**
+ * Create runs all items itself: every item is read and checked and its template resolved before
+ * any video is created, so a mistake in one item costs no credits for the others; then the
+ * videos are created, then those with Wait for Completion are waited for together.
+ */
+export async function executeAll(
 	this: IExecuteFunctions,
-	results: Array<ItemResult<CreatedState>>,
 	api: ServiceClient,
-): Promise<void> {
-	await waitForCreatedVideos(this, api, results);
-}
-
-/** The videos this run created, by item, for the error of a run that stops part-way. */
-export function describeDone(results: Array<ItemResult<CreatedState>>): string {
-	const created = results
-		.filter((result) => result.state?.videoId !== undefined)
-		.sort((a, b) => a.itemIndex - b.itemIndex)
-		.map((result) => `item ${result.itemIndex}: ${result.state?.videoId}`);
-	if (created.length === 0) return 'No video was created in this run.';
-	const count = created.length === 1 ? '1 video' : `${created.length} videos`;
-	return (
-		`This run created ${count} before it stopped (${created.join(', ')}): ` +
-		'they exist and used credits; run only the other items to avoid duplicates.'
+): Promise<INodeExecutionData[]> {
+	const run: CreateRun = { outputs: new Map(), created: [] };
+	const items = this.getInputData().map((_, itemIndex) => ({ itemIndex }));
+	const requests = await forEachItem(this, run, items, async ({ itemIndex }) =>
+		readRequest(this, api, itemIndex),
 	);
+	await forEachItem(this, run, requests, async (request) => {
+		run.created.push(await createVideo(api, request));
+	});
+	await waitForCreatedVideos(this, api, run.created);
+	for (const { itemIndex, item, error } of [...run.created].sort(inItemOrder)) {
+		if (!error) {
+			run.outputs.set(itemIndex, { ...item, pairedItem: { item: itemIndex } });
+			continue;
+		}
+		const failure = itemError(this, error, itemIndex);
+		if (!this.continueOnFail()) throw withCreated(failure, run.created);
+		run.outputs.set(itemIndex, errorOutput(failure, itemIndex));
+	}
+	return [...run.outputs.entries()].sort(([left], [right]) => left - right).map(([, item]) => item);
 }

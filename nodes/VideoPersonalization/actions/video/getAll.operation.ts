@@ -1,27 +1,53 @@
-import { restListOperation } from '../operationFactories';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-export const VIDEO_STATUSES = ['draft', 'processing', 'published', 'failed'] as const;
+import { restGetMany } from '../../transport/pagination';
+import {
+	filtersCollection,
+	optionsCollection,
+	readSelection,
+	readTimeoutMs,
+	returnAllAndLimit,
+} from '../common';
+import type { ItemExecute, OperationOption } from '../types';
 
-export const { option, properties, execute } = restListOperation({
-	option: {
-		name: 'Get Many',
-		action: 'Get many videos',
-		description: 'List videos, optionally only those in one status',
-	},
-	noun: 'video',
-	path: '/videos',
-	filters: [
+export const option: OperationOption = {
+	name: 'Get Many',
+	action: 'Get many videos',
+	description: 'List videos, optionally only those in one status',
+};
+
+export const description: INodeProperties[] = [
+	...returnAllAndLimit('videos'),
+	filtersCollection([
 		{
 			displayName: 'Status',
 			name: 'status',
 			type: 'options',
 			default: 'published',
-			options: VIDEO_STATUSES.map((status) => ({
-				name: status.charAt(0).toUpperCase() + status.slice(1),
-				value: status,
-			})),
+			options: [
+				{ name: 'Draft', value: 'draft' },
+				{ name: 'Processing', value: 'processing' },
+				{ name: 'Published', value: 'published' },
+				{ name: 'Failed', value: 'failed' },
+			],
 			description: 'Only videos in this state',
 		},
-	],
-	readQuery: (filters) => (filters.status ? { status: filters.status } : {}),
-});
+	]),
+	optionsCollection(),
+];
+
+export const execute: ItemExecute = async function (itemIndex, api) {
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const videos = await restGetMany(
+		api,
+		{
+			path: '/videos',
+			qs: filters.status ? { status: filters.status } : {},
+			action: 'list videos',
+			itemIndex,
+			timeoutMs: readTimeoutMs(this, itemIndex),
+		},
+		readSelection(this, itemIndex),
+	);
+	return videos.map((json) => ({ json }));
+};

@@ -87,7 +87,7 @@ describe.each(registered)('%s', (resource, operations) => {
 					nodeProperties.indexOf(operationField),
 				);
 			expect(own).toEqual(
-				findOperation(resource, operation)?.properties.map((property) =>
+				findOperation(resource, operation)?.description.map((property) =>
 					expect.objectContaining({ name: property.name }),
 				),
 			);
@@ -117,8 +117,10 @@ describe('findOperation', () => {
 		),
 	)('reaches %s > %s', (resource, operation) => {
 		const found = findOperation(resource, operation);
-		expect(typeof found?.execute).toBe('function');
-		expect(found?.properties).toEqual(expect.any(Array));
+		// Create runs all its items at once; every other operation runs one item at a time.
+		const run = found && ('executeAll' in found ? found.executeAll : found.execute);
+		expect(typeof run).toBe('function');
+		expect(found?.description).toEqual(expect.any(Array));
 	});
 
 	it.each([

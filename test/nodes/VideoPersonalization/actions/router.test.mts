@@ -1,9 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import {
-	type NodeOperation,
-	resources,
-} from '../../../../nodes/VideoPersonalization/actions/registry.ts';
+import { resources } from '../../../../nodes/VideoPersonalization/actions/registry.ts';
 import type { Sandbox } from '../../../../sandbox/index.mts';
 import { allText, binaryItem, capturedLogs, runNode } from '../../../harness/engine.mts';
 import { credentialsFor, useSandbox } from '../../../harness/fixtures.mts';
@@ -11,7 +8,9 @@ import { credentialsFor, useSandbox } from '../../../harness/fixtures.mts';
 const CANARY = 'vpk_canary_5f0c2e8a91d34b7c';
 const sandbox = useSandbox({ extraKeys: [{ key: CANARY, role: 'ROLE_ADMIN' }] });
 
-type OperationCase = NodeOperation & {
+type OperationCase = {
+	resource: string;
+	operation: string;
 	/** Parameters that work, and an expression-driven variant that fails for an item with `fail: true`. */
 	parameters: (s: Sandbox) => IDataObject;
 	items?: () => Promise<INodeExecutionData[]>;

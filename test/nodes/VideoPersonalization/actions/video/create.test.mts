@@ -337,6 +337,18 @@ describe('Video > Create', () => {
 		expect(items[1].json.error).toMatch(/Customer Data \(JSON\): is not valid JSON .*\[item 1\]/);
 		expect(items[2].json.id).toEqual(expect.any(String));
 	});
+
+	it('with Continue On Fail, a template lookup that fails for items sharing it gives each item its error', async () => {
+		// The items look the template up together (one lookup): each still gets its own error item.
+		const { items, error, posts } = await create(
+			{ template: byId(sandbox().known.otherBrandTemplateId) },
+			{ items: [{}, {}, {}], continueOnFail: true },
+		);
+		expect(error).toBeUndefined();
+		expect(posts).toHaveLength(0);
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		for (const item of items) expect(item.json.error).toMatch(/\(403\) \[item \d\]$/);
+	});
 });
 
 describe('Video > Create: the wait options show only where they apply', () => {

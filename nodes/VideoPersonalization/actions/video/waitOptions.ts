@@ -1,0 +1,106 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { fieldError, positiveOption } from '../common';
+
+// Inside the Options collection: `/waitForCompletion` is the root parameter, other names are sibling options.
+// n8n shows an option as soon as one condition's value is an expression, so the sibling conditions go first.
+const whenWaiting = { show: { '/waitForCompletion': [true] } };
+
+export const waitOptions: INodeProperties[] = [
+	{
+		displayName: 'Wait Timeout (Minutes)',
+		name: 'waitTimeout',
+		displayOptions: whenWaiting,
+		type: 'number',
+		// No numberPrecision: the editor shows 15 as "15", and fractions (0.5) still work.
+		typeOptions: { minValue: 0.01 },
+		default: 15,
+		description: 'With Wait for Completion: how long to wait for the videos to finish rendering',
+	},
+	{
+		displayName: 'Check Every (Seconds)',
+		name: 'pollInterval',
+		displayOptions: whenWaiting,
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 10,
+		description: 'With Wait for Completion: time between two checks of the video list',
+	},
+	{
+		displayName: 'Download Video',
+		name: 'downloadVideo',
+		displayOptions: whenWaiting,
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to download the rendered MP4 of each published video as binary data (with Wait for Completion)',
+	},
+	{
+		displayName: 'Video Binary Property',
+		name: 'videoBinaryProperty',
+		displayOptions: { show: { downloadVideo: [true], ...whenWaiting.show } },
+		type: 'string',
+		default: 'data',
+		description: 'Name of the binary property to put the MP4 in',
+	},
+	{
+		displayName: 'Download Thumbnail',
+		name: 'downloadThumbnail',
+		displayOptions: whenWaiting,
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to download the JPG thumbnail of each published video as binary data (with Wait for Completion)',
+	},
+	{
+		displayName: 'Thumbnail Binary Property',
+		name: 'thumbnailBinaryProperty',
+		displayOptions: { show: { downloadThumbnail: [true], ...whenWaiting.show } },
+		type: 'string',
+		default: 'thumbnail',
+		description: 'Name of the binary property to put the thumbnail in',
+	},
+];
+
+/** How one item waits, read and checked by Create before the video is made. */
+export interface WaitSettings {
+	wait: boolean;
+	timeoutMs: number;
+	intervalMs: number;
+	videoProperty?: string;
+	thumbnailProperty?: string;
+	/** The item's Timeout option, for each check of the list. */
+	requestTimeoutMs: number;
+}
+
+/** The wait options of one item; they are checked only when that item waits. */
+export function readWaitSettings(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	requestTimeoutMs: number,
+): WaitSettings {
+	const wait = ctx.getNodeParameter('waitForCompletion', itemIndex, false) === true;
+	if (!wait) return { wait, timeoutMs: 0, intervalMs: 0, requestTimeoutMs };
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	// Download Video puts it in Video Binary Property (videoBinaryProperty); so for Thumbnail.
+	const binaryProperty = (file: 'Video' | 'Thumbnail', fallback: string) => {
+		if (options[`download${file}`] !== true) return undefined;
+		const value = options[`${file.toLowerCase()}BinaryProperty`];
+		const property = value === undefined ? fallback : value;
+		if (typeof property !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(property)) {
+			const problem = 'must be a name made of letters, digits, _ . or -';
+			throw fieldError(ctx, itemIndex, `${file} Binary Property`, problem);
+		}
+		return property;
+	};
+	const minutes = positiveOption(ctx, itemIndex, 'waitTimeout', 15, 'Wait Timeout (Minutes)');
+	const seconds = positiveOption(ctx, itemIndex, 'pollInterval', 10, 'Check Every (Seconds)');
+	return {
+		wait,
+		timeoutMs: minutes * 60_000,
+		intervalMs: seconds * 1000,
+		videoProperty: binaryProperty('Video', 'data'),
+		thumbnailProperty: binaryProperty('Thumbnail', 'thumbnail'),
+		requestTimeoutMs,
+	};
+}
