@@ -238,8 +238,10 @@ export function sendTruncated(
 	res.write(body.subarray(0, Math.max(1, Math.floor(body.length / 2))), () => resetSocket(res));
 }
 
+/** A slow answer's delay. Unref'd: an answer still delayed when the sandbox closes (its client
+ * gave up) must not hold the process open (Jest would not exit after the run). */
 export function wait(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
+	return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 // ---------------------------------------------------------------- JSON forms (control API)
