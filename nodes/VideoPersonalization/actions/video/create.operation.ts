@@ -7,7 +7,7 @@ import type {
 	NodeOperationError,
 } from 'n8n-workflow';
 
-import { createdVideo } from '../../helpers/answers';
+import { createdVideo, optionalText } from '../../helpers/answers';
 import { mapWithConcurrency } from '../../helpers/pool';
 import { TEMPLATE_PERMISSION } from '../../helpers/permissions';
 import { customerDataProblem } from '../../helpers/templateFields';
@@ -132,13 +132,11 @@ function readAiMessaging(
 
 function readTitle(ctx: IExecuteFunctions, itemIndex: number): string {
 	const value = ctx.getNodeParameter('title', itemIndex, '') as unknown;
-	if (typeof value === 'number') return String(value);
-	if (typeof value !== 'string' || value.trim() === '') {
-		const empty = value === '' || value === undefined || value === null;
-		const problem = empty ? 'is empty' : `must be text, got ${JSON.stringify(value)}`;
-		throw fieldError(ctx, itemIndex, 'Title', problem);
-	}
-	return value.trim();
+	const title = optionalText(value);
+	if (title !== undefined) return title;
+	const empty = value === '' || value === undefined || value === null;
+	const problem = empty ? 'is empty' : `must be text, got ${JSON.stringify(value)}`;
+	throw fieldError(ctx, itemIndex, 'Title', problem);
 }
 
 /** An item's request, checked and with its template resolved, before any video is created. */
@@ -190,16 +188,6 @@ async function readRequest(
 		timeoutMs,
 	};
 	return { itemIndex, call, wait };
-}
-
-async function createVideo(
-	api: ServiceClient,
-	{ itemIndex, call, wait }: VideoRequest,
-): Promise<CreatedVideo> {
-	const video = createdVideo(await api.object(call));
-	if (!video)
-		throw api.error({ kind: 'shape', detail: 'The answer holds no video with an id' }, call);
-	return { itemIndex, videoId: String(video.id), wait, item: { json: video } };
 }
 
 type ItemFailure = NodeApiError | NodeOperationError;
@@ -273,8 +261,12 @@ export async function executeAll(
 	const requests = await forEachItem(this, run, items, async ({ itemIndex }) =>
 		readRequest(this, api, itemIndex),
 	);
-	await forEachItem(this, run, requests, async (request) => {
-		run.created.push(await createVideo(api, request));
+	await forEachItem(this, run, requests, async ({ itemIndex, call, wait }) => {
+		const video = createdVideo(await api.object(call));
+		if (!video) {
+			throw api.error({ kind: 'shape', detail: 'The answer holds no video with an id' }, call);
+		}
+		run.created.push({ itemIndex, videoId: String(video.id), wait, item: { json: video } });
 	});
 	await waitForCreatedVideos(this, api, run.created);
 	for (const { itemIndex, item, error } of [...run.created].sort(inItemOrder)) {
