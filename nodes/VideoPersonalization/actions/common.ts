@@ -27,31 +27,25 @@ export function fieldError(
 }
 
 /**
- * The error an item ends with: a NodeApiError or NodeOperationError tied to the item, its message
- * ending in "[item N]". An error that several items waited on (one failed lookup) keeps the tag
- * of the first.
+ * The output item in place of an item that failed, with Continue On Fail; without, the item's
+ * error is thrown. Either way the error is a NodeApiError or NodeOperationError tied to the item,
+ * its message ending in "[item N]"; an error that several items waited on (one failed lookup)
+ * keeps the tag of the first.
  */
-export function itemError(
+export function failedItem(
 	ctx: IExecuteFunctions,
 	error: Error,
 	itemIndex: number,
-): NodeApiError | NodeOperationError {
+): INodeExecutionData {
 	const failure =
 		error instanceof NodeApiError || error instanceof NodeOperationError
 			? error
 			: new NodeOperationError(ctx.getNode(), error.message);
 	if (!/\[item \d+\]$/.test(failure.message)) failure.message += ` [item ${itemIndex}]`;
 	failure.context.itemIndex = itemIndex;
-	return failure;
-}
-
-/** With Continue On Fail: the output item in place of the item that failed. */
-export function errorOutput(
-	error: NodeApiError | NodeOperationError,
-	item: number,
-): INodeExecutionData {
-	const details = error.description ? { details: error.description } : {};
-	return { json: { error: error.message, ...details }, pairedItem: { item } };
+	if (!ctx.continueOnFail()) throw failure;
+	const details = failure.description ? { details: failure.description } : {};
+	return { json: { error: failure.message, ...details }, pairedItem: { item: itemIndex } };
 }
 
 /** The Return All and Limit fields of a Get Many. */

@@ -13,10 +13,9 @@ import { TEMPLATE_PERMISSION } from '../../helpers/permissions';
 import { customerDataProblem } from '../../helpers/templateFields';
 import type { RestRequest, ServiceClient } from '../../transport/client';
 import {
-	errorOutput,
+	failedItem,
 	fieldError,
 	ITEM_CONCURRENCY,
-	itemError,
 	optionsCollection,
 	readBudgetMs,
 	readTimeoutMs,
@@ -235,9 +234,7 @@ async function forEachItem<Input extends { itemIndex: number }, Output>(
 			try {
 				return [await task(input)];
 			} catch (error) {
-				const failure = itemError(ctx, error as Error, input.itemIndex);
-				if (!ctx.continueOnFail()) throw failure;
-				run.outputs.set(input.itemIndex, errorOutput(failure, input.itemIndex));
+				run.outputs.set(input.itemIndex, failedItem(ctx, error as Error, input.itemIndex));
 				return [];
 			}
 		});
@@ -269,14 +266,13 @@ export async function executeAll(
 		run.created.push({ itemIndex, videoId: String(video.id), wait, item: { json: video } });
 	});
 	await waitForCreatedVideos(this, api, run.created);
-	for (const { itemIndex, item, error } of [...run.created].sort(inItemOrder)) {
-		if (!error) {
-			run.outputs.set(itemIndex, { ...item, pairedItem: { item: itemIndex } });
-			continue;
+	try {
+		for (const { itemIndex, item, error } of [...run.created].sort(inItemOrder)) {
+			const output = error ? failedItem(this, error, itemIndex) : item;
+			run.outputs.set(itemIndex, { ...output, pairedItem: { item: itemIndex } });
 		}
-		const failure = itemError(this, error, itemIndex);
-		if (!this.continueOnFail()) throw withCreated(failure, run.created);
-		run.outputs.set(itemIndex, errorOutput(failure, itemIndex));
+	} catch (error) {
+		throw withCreated(error as ItemFailure, run.created);
 	}
 	return [...run.outputs.entries()].sort(([left], [right]) => left - right).map(([, item]) => item);
 }
