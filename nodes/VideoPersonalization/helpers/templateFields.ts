@@ -91,16 +91,10 @@ export function readTemplateFields(raw: unknown): TemplateField[] {
  * pixels (some 24 characters) in the default panel width, and shows no description for it.
  */
 function hint(field: TemplateField): string {
-	switch (field.kind) {
-		case 'media':
-			return field.mediaType ?? 'media';
-		case 'color':
-			return '#RRGGBB';
-		case 'font':
-			return 'font name';
-		default:
-			return field.maxLength ? `max ${field.maxLength}` : '';
-	}
+	if (field.kind === 'media') return field.mediaType ?? 'media';
+	if (field.kind === 'color') return '#RRGGBB';
+	if (field.kind === 'font') return 'font name';
+	return field.maxLength ? `max ${field.maxLength}` : '';
 }
 
 /**
