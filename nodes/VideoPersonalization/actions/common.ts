@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { optionalText } from '../helpers/answers';
 import type { SelectableField } from '../helpers/queries';
 import { DEFAULT_BUDGET_MS, DEFAULT_TIMEOUT_MS, type ServiceClient } from '../transport/client';
 import type { ListSelection } from '../transport/pagination';
@@ -26,32 +27,25 @@ export function fieldError(
 }
 
 /**
- * The error an item ends with: a NodeApiError or NodeOperationError tied to the item, its message
- * ending in "[item N]". An error that several items waited on (one failed lookup) keeps the tag
- * of the first.
+ * The output item in place of an item that failed, with Continue On Fail; without, the item's
+ * error is thrown. Either way the error is a NodeApiError or NodeOperationError tied to the item,
+ * its message ending in "[item N]"; an error that several items waited on (one failed lookup)
+ * keeps the tag of the first.
  */
-export function itemError(
+export function failedItem(
 	ctx: IExecuteFunctions,
 	error: Error,
 	itemIndex: number,
-): NodeApiError | NodeOperationError {
-	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) {
-		return new NodeOperationError(ctx.getNode(), `${error.message} [item ${itemIndex}]`, {
-			itemIndex,
-		});
-	}
-	if (!/\[item \d+\]$/.test(error.message)) error.message = `${error.message} [item ${itemIndex}]`;
-	error.context.itemIndex = itemIndex;
-	return error;
-}
-
-/** With Continue On Fail: the output item in place of the item that failed. */
-export function errorOutput(
-	error: NodeApiError | NodeOperationError,
-	item: number,
 ): INodeExecutionData {
-	const details = error.description ? { details: error.description } : {};
-	return { json: { error: error.message, ...details }, pairedItem: { item } };
+	const failure =
+		error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(ctx.getNode(), error.message);
+	if (!/\[item \d+\]$/.test(failure.message)) failure.message += ` [item ${itemIndex}]`;
+	failure.context.itemIndex = itemIndex;
+	if (!ctx.continueOnFail()) throw failure;
+	const details = failure.description ? { details: failure.description } : {};
+	return { json: { error: failure.message, ...details }, pairedItem: { item: itemIndex } };
 }
 
 /** The Return All and Limit fields of a Get Many. */
@@ -100,12 +94,6 @@ export function filtersCollection(options: INodeProperties[]): INodeProperties {
 	};
 }
 
-/** An optional text: trimmed, and undefined when empty. */
-export function optionalText(value: unknown): string | undefined {
-	if (typeof value === 'number') return String(value);
-	return typeof value === 'string' && value.trim() ? value.trim() : undefined;
-}
-
 /** A resource locator's mode and value (an ID given as plain text reads as mode `id`). */
 export function readLocator(
 	ctx: IExecuteFunctions,
@@ -121,21 +109,10 @@ export function readLocator(
 	return { mode: locator.mode, value: optionalText(locator.value) };
 }
 
-export const timeoutOption: INodeProperties = {
-	displayName: 'Timeout',
-	name: 'timeout',
-	type: 'number',
-	typeOptions: { minValue: 1 },
-	default: 60,
-	description: 'Seconds to wait for the service to answer one request before giving up',
-};
-
-export const BUDGET_SETTING = 'Options > Give Up After (Minutes)';
-
 /** The Options collection of an operation: its own options, then Give Up After and Timeout. */
 export function optionsCollection(
 	options: INodeProperties[] = [],
-	timeout: INodeProperties = timeoutOption,
+	timeoutSeconds = 60,
 ): INodeProperties {
 	return {
 		displayName: 'Options',
@@ -156,7 +133,14 @@ export function optionsCollection(
 					"How long one request may take in all before it fails, its retries and the waits the service's rate " +
 					'limit asks for included',
 			},
-			timeout,
+			{
+				displayName: 'Timeout',
+				name: 'timeout',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: timeoutSeconds,
+				description: 'Seconds to wait for the service to answer one request before giving up',
+			},
 		],
 	};
 }

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { mapWithConcurrency } from '../helpers/pool';
 import { serviceClient } from '../transport/client';
-import { BUDGET_SETTING, errorOutput, ITEM_CONCURRENCY, itemError, readBudgetMs } from './common';
+import { failedItem, ITEM_CONCURRENCY, readBudgetMs } from './common';
 import { findOperation } from './registry';
 
 // Read by the rate-limit benchmark from dist/actions/router.js.
@@ -30,7 +30,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	// Calls made for all items at once (checks on renders) take the first item's budget.
 	api.budget = {
 		budgetMs: (itemIndex) => readBudgetMs(this, itemIndex ?? 0),
-		setting: BUDGET_SETTING,
+		setting: 'Options > Give Up After (Minutes)',
 	};
 	if ('executeAll' in operation) return [await operation.executeAll.call(this, api)];
 
@@ -42,9 +42,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				const output = await operation.execute.call(this, itemIndex, api);
 				return output.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
 			} catch (error) {
-				const failure = itemError(this, error as Error, itemIndex);
-				if (!this.continueOnFail()) throw failure;
-				return [errorOutput(failure, itemIndex)];
+				return [failedItem(this, error as Error, itemIndex)];
 			}
 		},
 	);

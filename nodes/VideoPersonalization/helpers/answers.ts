@@ -7,6 +7,12 @@ export function isCount(value: unknown): value is number {
 	return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
 
+/** An optional text: trimmed, and undefined when empty; a number reads as its text. */
+export function optionalText(value: unknown): string | undefined {
+	if (typeof value === 'number') return String(value);
+	return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}
+
 /**
  * The created video, wherever the service put it: the answer to a create is not described
  * (docs/service-facts.md), so the body itself, `data` and `video` are tried in turn.

@@ -6,6 +6,8 @@
  */
 import type { IDataObject, ResourceMapperField } from 'n8n-workflow';
 
+import { optionalText } from './answers';
+
 /** The sub-fields asked for, most useful first; `id` and `name` are kept to the last. */
 export const TEMPLATE_FIELD_SUBFIELDS = [
 	'id',
@@ -55,13 +57,8 @@ export function refusedSubfield(messages: string[], asked: readonly string[]): s
 	return undefined;
 }
 
-function text(value: unknown): string | undefined {
-	if (typeof value === 'number') return String(value);
-	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-
 function kindOf(value: unknown): TemplateFieldKind {
-	const kind = (text(value) ?? '').toLowerCase();
+	const kind = (optionalText(value) ?? '').toLowerCase();
 	return kind === 'media' || kind === 'color' || kind === 'font' ? kind : 'text';
 }
 
@@ -73,12 +70,12 @@ export function readTemplateFields(raw: unknown): TemplateField[] {
 	for (const entry of raw) {
 		if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) continue;
 		const field = entry as IDataObject;
-		const key = text(field.name) ?? text(field.id);
+		const key = optionalText(field.name) ?? optionalText(field.id);
 		if (!key || seen.has(key)) continue;
 		seen.add(key);
 		const kind = kindOf(field.type);
 		const read: TemplateField = { key, kind, required: field.required === true };
-		const mediaType = kind === 'media' ? text(field.mediaType)?.toLowerCase() : undefined;
+		const mediaType = kind === 'media' ? optionalText(field.mediaType)?.toLowerCase() : undefined;
 		if (mediaType) read.mediaType = mediaType;
 		const { defaultValue, maxLength } = field;
 		if (['string', 'number', 'boolean'].includes(typeof defaultValue))
@@ -94,16 +91,10 @@ export function readTemplateFields(raw: unknown): TemplateField[] {
  * pixels (some 24 characters) in the default panel width, and shows no description for it.
  */
 function hint(field: TemplateField): string {
-	switch (field.kind) {
-		case 'media':
-			return field.mediaType ?? 'media';
-		case 'color':
-			return '#RRGGBB';
-		case 'font':
-			return 'font name';
-		default:
-			return field.maxLength ? `max ${field.maxLength}` : '';
-	}
+	if (field.kind === 'media') return field.mediaType ?? 'media';
+	if (field.kind === 'color') return '#RRGGBB';
+	if (field.kind === 'font') return 'font name';
+	return field.maxLength ? `max ${field.maxLength}` : '';
 }
 
 /**

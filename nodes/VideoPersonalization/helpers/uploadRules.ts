@@ -70,17 +70,8 @@ export type UploadCheck =
 	| { ok: true; type: AssetType; mimeType: string; format: string }
 	| { ok: false; field: 'Type' | 'File'; problem: string };
 
-function extensionOf(fileName: string): string {
-	const match = /\.([A-Za-z0-9]+)$/.exec(fileName);
-	return match ? match[1].toLowerCase() : '';
-}
-
 function accepted(type: AssetType): string {
 	return ASSET_RULES[type].formats.map((format) => format.label).join(', ');
-}
-
-export function formatMb(bytes: number): string {
-	return `${(bytes / MB).toFixed(1)} MB`;
 }
 
 /** Which type and format a file is, judged by MIME type, then by extension. */
@@ -89,7 +80,7 @@ export function identifyFormat(
 	mimeType: string,
 ): { type: AssetType; format: Format } | undefined {
 	const mime = mimeType.toLowerCase().split(';')[0].trim();
-	const extension = extensionOf(fileName);
+	const extension = /\.([A-Za-z0-9]+)$/.exec(fileName)?.[1].toLowerCase() ?? '';
 	for (const byMime of [true, false]) {
 		for (const type of ASSET_TYPES) {
 			const format = ASSET_RULES[type].formats.find((candidate) =>
@@ -127,7 +118,7 @@ export function checkUpload(facts: UploadFacts): UploadCheck {
 	const rule = ASSET_RULES[type];
 	if (facts.size > rule.maxBytes) {
 		const limit = `${type} files may be at most ${rule.limitLabel}`;
-		return refuse('File', `is ${formatMb(facts.size)}; ${limit}`);
+		return refuse('File', `is ${(facts.size / MB).toFixed(1)} MB; ${limit}`);
 	}
 	if (facts.size === 0) return refuse('File', 'is empty');
 	const mime = facts.mimeType.toLowerCase().split(';')[0].trim();

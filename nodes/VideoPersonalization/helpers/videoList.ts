@@ -48,10 +48,6 @@ export function pagesFromNewestEnd(order: ListOrder, total: number, pageSize: nu
 
 /** Oldest creation time on a page; used to stop walking once past the videos looked for. */
 export function oldestOnPage(items: IDataObject[]): number | undefined {
-	let oldest: number | undefined;
-	for (const item of items) {
-		const ms = createdAtMs(item);
-		if (ms !== undefined && (oldest === undefined || ms < oldest)) oldest = ms;
-	}
-	return oldest;
+	const times = createdTimes(items);
+	return times.length > 0 ? Math.min(...times) : undefined;
 }

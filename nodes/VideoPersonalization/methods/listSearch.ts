@@ -115,11 +115,8 @@ export async function searchAssets(
 	const token = readPageToken(paginationToken);
 	let page: number | null = token.page;
 	let size = token.size ?? REST_MAX_PAGE_SIZE;
-	for (
-		let read = 0;
-		page !== null && read < maxPages && matches.length < ASSET_SEARCH_ENOUGH;
-		read++
-	) {
+	for (let read = 0; read < maxPages && page !== null; read++) {
+		if (matches.length >= ASSET_SEARCH_ENOUGH) break;
 		const result = await fetchRestPageAtServiceSize(api, request, page, size);
 		size = result.size;
 		matches.push(...result.page.items.filter(isMatch));

@@ -5,6 +5,7 @@ import type {
 	ResourceMapperFields,
 } from 'n8n-workflow';
 
+import { optionalText } from '../helpers/answers';
 import { TEMPLATE_PERMISSION } from '../helpers/permissions';
 import {
 	readTemplateFields,
@@ -70,14 +71,13 @@ function chosenTemplate(ctx: ILoadOptionsFunctions): TemplateLookup | string {
 	} catch {
 		return UNRESOLVED_EXPRESSION;
 	}
-	const rl = (locator ?? {}) as Partial<INodeParameterResourceLocator>;
-	const raw = typeof locator === 'string' ? locator : rl.value;
-	const value = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
+	const chosen = (locator ?? {}) as Partial<INodeParameterResourceLocator>;
+	const value = optionalText(typeof locator === 'string' ? locator : chosen.value);
 	if (!value) return 'Choose a Template above to see the fields it can be personalized with.';
 	if (value.startsWith('=') || value.includes('{{')) {
 		return UNRESOLVED_EXPRESSION;
 	}
-	return rl.mode === 'name' ? { name: value } : { id: value };
+	return chosen.mode === 'name' ? { name: value } : { id: value };
 }
 
 /**

@@ -2,7 +2,7 @@ import type { IBinaryData, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { ASSET_TYPES, type AssetType, checkUpload } from '../../helpers/uploadRules';
 import { binarySize, multipartBody } from '../../transport/multipart';
-import { fieldError, optionsCollection, readTimeoutMs, timeoutOption } from '../common';
+import { fieldError, optionsCollection, readTimeoutMs } from '../common';
 import type { ItemExecute, OperationOption } from '../types';
 import { readTags } from './locator';
 
@@ -57,7 +57,7 @@ export const description: INodeProperties[] = [
 		placeholder: 'e.g. logo, summer-campaign',
 		description: 'Tags of the asset, separated by commas',
 	},
-	optionsCollection([], { ...timeoutOption, default: UPLOAD_TIMEOUT_SECONDS }),
+	optionsCollection([], UPLOAD_TIMEOUT_SECONDS),
 ];
 
 function readBinary(ctx: IExecuteFunctions, itemIndex: number): IBinaryData {

@@ -1,11 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { optionalText } from '../../helpers/answers';
 import { USERS_PERMISSION } from '../../helpers/permissions';
 import { fieldSwitches, USER_FIELDS, USERS_QUERY } from '../../helpers/queries';
 import { graphqlGetMany } from '../../transport/pagination';
 import {
 	fieldsOption,
-	optionalText,
 	optionsCollection,
 	readFields,
 	readSelection,

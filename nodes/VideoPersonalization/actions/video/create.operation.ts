@@ -7,16 +7,15 @@ import type {
 	NodeOperationError,
 } from 'n8n-workflow';
 
-import { createdVideo } from '../../helpers/answers';
+import { createdVideo, optionalText } from '../../helpers/answers';
 import { mapWithConcurrency } from '../../helpers/pool';
 import { TEMPLATE_PERMISSION } from '../../helpers/permissions';
 import { customerDataProblem } from '../../helpers/templateFields';
 import type { RestRequest, ServiceClient } from '../../transport/client';
 import {
-	errorOutput,
+	failedItem,
 	fieldError,
 	ITEM_CONCURRENCY,
-	itemError,
 	optionsCollection,
 	readBudgetMs,
 	readTimeoutMs,
@@ -132,13 +131,11 @@ function readAiMessaging(
 
 function readTitle(ctx: IExecuteFunctions, itemIndex: number): string {
 	const value = ctx.getNodeParameter('title', itemIndex, '') as unknown;
-	if (typeof value === 'number') return String(value);
-	if (typeof value !== 'string' || value.trim() === '') {
-		const empty = value === '' || value === undefined || value === null;
-		const problem = empty ? 'is empty' : `must be text, got ${JSON.stringify(value)}`;
-		throw fieldError(ctx, itemIndex, 'Title', problem);
-	}
-	return value.trim();
+	const title = optionalText(value);
+	if (title !== undefined) return title;
+	const empty = value === '' || value === undefined || value === null;
+	const problem = empty ? 'is empty' : `must be text, got ${JSON.stringify(value)}`;
+	throw fieldError(ctx, itemIndex, 'Title', problem);
 }
 
 /** An item's request, checked and with its template resolved, before any video is created. */
@@ -192,16 +189,6 @@ async function readRequest(
 	return { itemIndex, call, wait };
 }
 
-async function createVideo(
-	api: ServiceClient,
-	{ itemIndex, call, wait }: VideoRequest,
-): Promise<CreatedVideo> {
-	const video = createdVideo(await api.object(call));
-	if (!video)
-		throw api.error({ kind: 'shape', detail: 'The answer holds no video with an id' }, call);
-	return { itemIndex, videoId: String(video.id), wait, item: { json: video } };
-}
-
 type ItemFailure = NodeApiError | NodeOperationError;
 
 /** Where a Create run stands: each item's output so far, and the videos it created. */
@@ -247,9 +234,7 @@ async function forEachItem<Input extends { itemIndex: number }, Output>(
 			try {
 				return [await task(input)];
 			} catch (error) {
-				const failure = itemError(ctx, error as Error, input.itemIndex);
-				if (!ctx.continueOnFail()) throw failure;
-				run.outputs.set(input.itemIndex, errorOutput(failure, input.itemIndex));
+				run.outputs.set(input.itemIndex, failedItem(ctx, error as Error, input.itemIndex));
 				return [];
 			}
 		});
@@ -273,18 +258,21 @@ export async function executeAll(
 	const requests = await forEachItem(this, run, items, async ({ itemIndex }) =>
 		readRequest(this, api, itemIndex),
 	);
-	await forEachItem(this, run, requests, async (request) => {
-		run.created.push(await createVideo(api, request));
+	await forEachItem(this, run, requests, async ({ itemIndex, call, wait }) => {
+		const video = createdVideo(await api.object(call));
+		if (!video) {
+			throw api.error({ kind: 'shape', detail: 'The answer holds no video with an id' }, call);
+		}
+		run.created.push({ itemIndex, videoId: String(video.id), wait, item: { json: video } });
 	});
 	await waitForCreatedVideos(this, api, run.created);
-	for (const { itemIndex, item, error } of [...run.created].sort(inItemOrder)) {
-		if (!error) {
-			run.outputs.set(itemIndex, { ...item, pairedItem: { item: itemIndex } });
-			continue;
+	try {
+		for (const { itemIndex, item, error } of [...run.created].sort(inItemOrder)) {
+			const output = error ? failedItem(this, error, itemIndex) : item;
+			run.outputs.set(itemIndex, { ...output, pairedItem: { item: itemIndex } });
 		}
-		const failure = itemError(this, error, itemIndex);
-		if (!this.continueOnFail()) throw withCreated(failure, run.created);
-		run.outputs.set(itemIndex, errorOutput(failure, itemIndex));
+	} catch (error) {
+		throw withCreated(error as ItemFailure, run.created);
 	}
 	return [...run.outputs.entries()].sort(([left], [right]) => left - right).map(([, item]) => item);
 }
