@@ -69,17 +69,6 @@ type GraphqlPage = ListPage & { pages: number };
 
 const refused = <P extends ListPage>(result: P | Refusal): result is Refusal => 'raise' in result;
 
-/** A page after the first, at the size the first one found. */
-async function nextPageOf<P extends ListPage>(
-	list: ListStyle<P>,
-	page: number,
-	size: number,
-): Promise<P> {
-	const result = await list.fetch(page, size);
-	if (refused(result)) throw result.raise();
-	return result;
-}
-
 /**
  * A page at the size this service serves: the size learnt earlier in the execution (or `wanted`,
  * at most the style's maximum); a size the server refuses is tried smaller (a query-style list
@@ -125,8 +114,10 @@ async function getMany<P extends ListPage>(
 	const numbers = remainingPages(first.total, size, selection, first.pages);
 	api.expect(numbers.length);
 	let fetched = 1;
+	// A page after the first, at the size the first one found.
 	const fetchPage = async (page: number) => {
-		const served = await nextPageOf(list, page, size);
+		const served = await list.fetch(page, size);
+		if (refused(served)) throw served.raise();
 		fetched++;
 		return served;
 	};
