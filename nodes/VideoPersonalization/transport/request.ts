@@ -45,25 +45,12 @@ export function cancelSignal(ctx: ApiContext): AbortSignal | undefined {
 		: undefined;
 }
 
-/**
- * Waits `ms`; ends at once when the execution is stopped. True when the wait ran its course.
- * n8n-workflow's sleep takes the signal only in newer versions: the abort listener covers older ones.
- */
+/** Waits `ms`; ends at once when the execution is stopped. True when the wait ran its course. */
 export async function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
 	if (signal?.aborted) return false;
-	if (!signal) {
-		await sleep(ms);
-		return true;
-	}
-	await new Promise<void>((resolve) => {
-		const done = () => {
-			signal.removeEventListener('abort', done);
-			resolve();
-		};
-		signal.addEventListener('abort', done, { once: true });
-		sleep(ms, signal).then(done, done);
-	});
-	return !signal.aborted;
+	// n8n-workflow's sleep rejects when the signal aborts: that is the stop, not a fault.
+	await sleep(ms, signal).catch(() => {});
+	return !signal?.aborted;
 }
 
 function isStream(body: unknown): body is { destroy: () => void } {
@@ -222,7 +209,6 @@ function nextTry(
 	call: Sending,
 	progress: Progress,
 	failure: Failure,
-	policy: RetryPolicy,
 ): number | 'again' {
 	if (!isRetryable(failure, call.idempotent)) throw callError(ctx, call, progress, failure);
 	progress.last = failure;
@@ -234,7 +220,13 @@ function nextTry(
 		return 'again';
 	}
 	progress.faults++;
-	const delay = retryDelayMs(progress.faults, retryAfterOf(failure), policy, now, Math.random);
+	const delay = retryDelayMs(
+		progress.faults,
+		retryAfterOf(failure),
+		DEFAULT_RETRY_POLICY,
+		now,
+		Math.random,
+	);
 	if (delay === undefined) throw callError(ctx, call, progress, failure);
 	if (now + delay >= call.deadline) throw callError(ctx, call, progress, outOfTime(call, progress));
 	return delay;
@@ -252,7 +244,6 @@ export async function sendWithRetries(
 	send: SendAttempt,
 	/** The API key's gate; none for requests sent without the key (downloads). */
 	gate: KeyGate | undefined,
-	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
 ): Promise<ApiResponse> {
 	const signal = cancelSignal(ctx);
 	const progress: Progress = { startedAt: Date.now(), sent: 0, faults: 0 };
@@ -270,7 +261,7 @@ export async function sendWithRetries(
 		progress.sent++;
 		const outcome = await attemptOnce(ctx, call, send, gate, sentAt);
 		if ('response' in outcome) return outcome.response;
-		const delay = nextTry(ctx, call, progress, outcome.failure, policy);
+		const delay = nextTry(ctx, call, progress, outcome.failure);
 		again = delay === 'again';
 		if (delay === 'again') continue;
 		ctx.logger.debug(
