@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { isCount } from '../helpers/answers';
 import { mapWithConcurrency } from '../helpers/pool';
 import type { CallOptions, ServiceClient } from './client';
-import { tryGraphql } from './graphql';
+import { type GraphqlCall, tryGraphql } from './graphql';
 import {
 	firstPageSize,
 	isLimitRefusal,
@@ -210,13 +210,13 @@ export async function restGetMany(
 	return await getMany(api, restList(api, request), selection);
 }
 
-export interface GraphqlListRequest extends CallOptions {
-	/** A constant query taking `$filter` and selecting `viewer.<field> { items ... total page limit pages }`. */
-	query: string;
+/**
+ * A constant query taking `$filter` and selecting `viewer.<field> { items ... total page limit
+ * pages }`; its other variables are the field selection switches.
+ */
+export interface GraphqlListRequest extends GraphqlCall {
 	field: string;
 	filter: IDataObject;
-	/** Other variables of the query (field selection switches). */
-	variables: IDataObject;
 }
 
 /** One page of a query-style list (docs/service-facts.md, "Query-style API"), or a refusal of its size. */
