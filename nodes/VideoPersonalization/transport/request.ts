@@ -39,10 +39,10 @@ export type Sending = ServiceRequest &
 
 /** The execution's stop signal, where the context has one. */
 export function cancelSignal(ctx: ApiContext): AbortSignal | undefined {
-	const withSignal = ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined };
-	return typeof withSignal.getExecutionCancelSignal === 'function'
-		? withSignal.getExecutionCancelSignal()
-		: undefined;
+	// Node runs have one; trigger polls and list searches do not (n8n 2.41).
+	return (
+		ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined }
+	).getExecutionCancelSignal?.();
 }
 
 /** Waits `ms`; ends at once when the execution is stopped. True when the wait ran its course. */
@@ -54,11 +54,7 @@ export async function pause(ms: number, signal: AbortSignal | undefined): Promis
 }
 
 function isStream(body: unknown): body is { destroy: () => void } {
-	return (
-		body !== null &&
-		typeof body === 'object' &&
-		typeof (body as { destroy?: unknown }).destroy === 'function'
-	);
+	return typeof (body as { destroy?: unknown } | null | undefined)?.destroy === 'function';
 }
 
 /** An error answer read as a stream (downloads) is dropped, not left holding the socket. */
