@@ -135,16 +135,11 @@ export class ServiceClient {
 			budgetSetting: ownDeadline ? undefined : this.budget.setting,
 			timeoutMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 		};
-		const attempt =
-			request.to === 'file'
-				? this.fileAttempt(request.url)
-				: this.apiAttempt(request, this.service);
-		return await sendWithRetries(
-			this.ctx,
-			sending,
-			attempt,
-			request.to === 'file' ? undefined : this.gate,
-		);
+		if (request.to === 'file') {
+			return await sendWithRetries(this.ctx, sending, this.fileAttempt(request.url), undefined);
+		}
+		const attempt = this.apiAttempt(request, this.service);
+		return await sendWithRetries(this.ctx, sending, attempt, this.gate);
 	}
 
 	/** Waits `ms` (between checks on renders); false when the execution was stopped meanwhile. */

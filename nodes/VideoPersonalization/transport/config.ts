@@ -8,9 +8,12 @@ export interface ServiceConfig {
 	graphqlUrl: string;
 }
 
-export type ServiceConfigResult =
-	| { ok: true; config: ServiceConfig }
-	| { ok: false; message: string };
+/** Why the credential's addresses are refused, as the message the user reads. */
+type Refused = { ok: false; message: string };
+
+export type ServiceConfigResult = { ok: true; config: ServiceConfig } | Refused;
+
+const refused = (message: string): Refused => ({ ok: false, message });
 
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
 
@@ -36,37 +39,26 @@ export function fileUrlProblem(raw: string): string | undefined {
 		: `is not https:// but ${url.protocol}`;
 }
 
-function parseHttpUrl(
-	raw: string,
-	label: string,
-): { ok: true; url: URL } | { ok: false; message: string } {
+function parseHttpUrl(raw: string, label: string): { ok: true; url: URL } | Refused {
 	let url: URL;
 	try {
 		url = new URL(raw);
 	} catch {
-		return {
-			ok: false,
-			message: `${label} "${raw}" is not a valid address. Example: https://api.example.com/v1`,
-		};
+		return refused(`${label} "${raw}" is not a valid address. Example: https://api.example.com/v1`);
 	}
-	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-		return { ok: false, message: `${label} must start with https://` };
-	}
+	if (url.protocol !== 'https:' && url.protocol !== 'http:')
+		return refused(`${label} must start with https://`);
 	if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-		return {
-			ok: false,
-			message:
-				`${label} must use https:// so the API key is never sent in clear across a network ` +
+		return refused(
+			`${label} must use https:// so the API key is never sent in clear across a network ` +
 				'(http:// is accepted only for localhost)',
-		};
+		);
 	}
-	if (url.username || url.password) {
-		return { ok: false, message: `${label} must not contain a user name or password` };
-	}
+	if (url.username || url.password)
+		return refused(`${label} must not contain a user name or password`);
 	// An empty query or fragment ("…/v1?", "…/v1#") leaves search and hash empty but stays in href.
-	if (url.search || url.hash || /[?#]/.test(url.href)) {
-		return { ok: false, message: `${label} must not contain a query (?) or fragment (#)` };
-	}
+	if (url.search || url.hash || /[?#]/.test(url.href))
+		return refused(`${label} must not contain a query (?) or fragment (#)`);
 	return { ok: true, url };
 }
 
@@ -79,21 +71,14 @@ export function parseServiceConfig(
 	credentials: ICredentialDataDecryptedObject,
 ): ServiceConfigResult {
 	const rawBase = withoutTrailingSlashes(String(credentials.baseUrl ?? '').trim());
-	if (!rawBase) {
-		return {
-			ok: false,
-			message:
-				'Base URL is empty. Set it in the credential, for example https://api.example.com/v1',
-		};
-	}
+	if (!rawBase)
+		return refused(
+			'Base URL is empty. Set it in the credential, for example https://api.example.com/v1',
+		);
 	const base = parseHttpUrl(rawBase, 'Base URL');
 	if (!base.ok) return base;
-	if (!/\/v1$/.test(withoutTrailingSlashes(base.url.pathname))) {
-		return {
-			ok: false,
-			message: `Base URL must end in /v1 (the API version), for example ${base.url.origin}/v1`,
-		};
-	}
+	if (!/\/v1$/.test(withoutTrailingSlashes(base.url.pathname)))
+		return refused(`Base URL must end in /v1 (the API version), for example ${base.url.origin}/v1`);
 	const baseUrl = withoutTrailingSlashes(base.url.href);
 
 	const rawGraphql = withoutTrailingSlashes(String(credentials.graphqlEndpoint ?? '').trim());

@@ -117,7 +117,6 @@ function classifyHttp(
 ): Classified {
 	const { status } = failure;
 	const fill: Classified['fill'] = { server: said(serverMessage(failure.body), context) };
-	const onQueryEndpoint = context.endpoint?.field === 'GraphQL Endpoint';
 	if (status >= 300 && status < 400) {
 		fill.target = NOTES.anotherAddress;
 		try {
@@ -128,7 +127,7 @@ function classifyHttp(
 		return { reason: 'redirect', fill };
 	}
 	// A 404 or 405 for the whole query request: the address is wrong, no record was looked up.
-	if ((status === 404 || status === 405) && onQueryEndpoint) {
+	if ((status === 404 || status === 405) && context.endpoint?.field === 'GraphQL Endpoint') {
 		return { reason: 'wrongQueryEndpoint', fill: { ...fill, url: context.endpoint?.url } };
 	}
 	if (status >= 500) return { reason: 'serverError', fill: { ...fill, page: pageNote(failure) } };
@@ -263,16 +262,14 @@ export function describeFailure(failure: Failure, context: CallContext): Describ
 
 /** The one place failures become NodeApiErrors; only our own sanitized text goes in. */
 export function toNodeApiError(node: INode, failure: Failure, context: CallContext): NodeApiError {
-	const described = describeFailure(failure, context);
-	const response: JsonObject = {
-		message: described.message,
-		description: described.description,
-		...(described.httpCode ? { httpCode: described.httpCode } : {}),
-	};
+	const { message, description, httpCode } = describeFailure(failure, context);
+	const response: JsonObject = httpCode
+		? { message, description, httpCode }
+		: { message, description };
 	const error = new NodeApiError(node, response, {
-		message: described.message,
-		description: described.description,
-		httpCode: described.httpCode,
+		message,
+		description,
+		httpCode,
 		itemIndex: context.itemIndex,
 	});
 	// Callers that must end in time (the trigger's poll) tell this kind apart (isOutOfTime).
@@ -282,6 +279,5 @@ export function toNodeApiError(node: INode, failure: Failure, context: CallConte
 
 /** Whether an error is a call giving up because its time budget or deadline ran out. */
 export function isOutOfTime(error: unknown): boolean {
-	if (error === null || typeof error !== 'object') return false;
-	return (error as { context?: IDataObject }).context?.outOfTime === true;
+	return (error as { context?: IDataObject } | null | undefined)?.context?.outOfTime === true;
 }

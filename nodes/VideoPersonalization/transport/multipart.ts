@@ -24,20 +24,18 @@ function quoted(value: string): string {
 	return value.replace(/[\r\n]/g, ' ').replace(/"/g, '%22');
 }
 
-/** RFC 5987 value-chars: encodeURIComponent leaves ' ( ) * as they are, and parsers stop at them. */
-function extendedValue(value: string): string {
-	return encodeURIComponent(value).replace(
-		/['()*]/g,
-		(char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
-	);
-}
-
 /** `filename="…"` for every parser, plus RFC 5987 `filename*` when the name is not plain ASCII. */
 function fileNameParams(fileName: string): string {
 	// A backslash escapes the next character of a quoted string (`"a\"` never ends): only filename* carries it.
 	const ascii = fileName.replace(/[^\x20-\x7e]|\\/g, '_');
 	const plain = `filename="${quoted(ascii)}"`;
-	return ascii === fileName ? plain : `${plain}; filename*=UTF-8''${extendedValue(fileName)}`;
+	if (ascii === fileName) return plain;
+	// RFC 5987 value-chars: encodeURIComponent leaves ' ( ) * as they are, and parsers stop at them.
+	const encoded = encodeURIComponent(fileName).replace(
+		/['()*]/g,
+		(char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+	);
+	return `${plain}; filename*=UTF-8''${encoded}`;
 }
 
 /**

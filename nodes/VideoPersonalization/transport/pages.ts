@@ -91,15 +91,6 @@ function notARecord(value: unknown): string | undefined {
 	return typeof value === 'object' ? undefined : `a ${typeof value}`;
 }
 
-/** The first list entry that is not an object, as `<path>[i] is ...`. */
-function badEntry(items: unknown[], path: string): string | undefined {
-	for (const [index, item] of items.entries()) {
-		const kind = notARecord(item);
-		if (kind !== undefined) return `${path}[${index}] is ${kind}, not an object`;
-	}
-	return undefined;
-}
-
 /** What is wrong with a list page's records and total (`expected`, or the first entry that is not a record), if anything. */
 export function pageProblem(
 	items: unknown,
@@ -108,7 +99,11 @@ export function pageProblem(
 	path: string,
 ): string | undefined {
 	if (!Array.isArray(items) || !isCount(total)) return expected;
-	return badEntry(items, path);
+	for (const [index, item] of items.entries()) {
+		const kind = notARecord(item);
+		if (kind !== undefined) return `${path}[${index}] is ${kind}, not an object`;
+	}
+	return undefined;
 }
 
 /** The page size a list answer reports, or the one asked for when it reports none. */

@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { isCount } from '../helpers/answers';
 import { mapWithConcurrency } from '../helpers/pool';
 import type { CallOptions, ServiceClient } from './client';
-import { tryGraphql } from './graphql';
+import { type GraphqlCall, tryGraphql } from './graphql';
 import {
 	firstPageSize,
 	isLimitRefusal,
@@ -69,17 +69,6 @@ type GraphqlPage = ListPage & { pages: number };
 
 const refused = <P extends ListPage>(result: P | Refusal): result is Refusal => 'raise' in result;
 
-/** A page after the first, at the size the first one found. */
-async function nextPageOf<P extends ListPage>(
-	list: ListStyle<P>,
-	page: number,
-	size: number,
-): Promise<P> {
-	const result = await list.fetch(page, size);
-	if (refused(result)) throw result.raise();
-	return result;
-}
-
 /**
  * A page at the size this service serves: the size learnt earlier in the execution (or `wanted`,
  * at most the style's maximum); a size the server refuses is tried smaller (a query-style list
@@ -125,8 +114,10 @@ async function getMany<P extends ListPage>(
 	const numbers = remainingPages(first.total, size, selection, first.pages);
 	api.expect(numbers.length);
 	let fetched = 1;
+	// A page after the first, at the size the first one found.
 	const fetchPage = async (page: number) => {
-		const served = await nextPageOf(list, page, size);
+		const served = await list.fetch(page, size);
+		if (refused(served)) throw served.raise();
 		fetched++;
 		return served;
 	};
@@ -219,13 +210,13 @@ export async function restGetMany(
 	return await getMany(api, restList(api, request), selection);
 }
 
-export interface GraphqlListRequest extends CallOptions {
-	/** A constant query taking `$filter` and selecting `viewer.<field> { items ... total page limit pages }`. */
-	query: string;
+/**
+ * A constant query taking `$filter` and selecting `viewer.<field> { items ... total page limit
+ * pages }`; its other variables are the field selection switches.
+ */
+export interface GraphqlListRequest extends GraphqlCall {
 	field: string;
 	filter: IDataObject;
-	/** Other variables of the query (field selection switches). */
-	variables: IDataObject;
 }
 
 /** One page of a query-style list (docs/service-facts.md, "Query-style API"), or a refusal of its size. */

@@ -22,13 +22,6 @@ export function clean(text: string, secrets: string[]): string {
 	return flat.length > MAX_SERVER_TEXT ? `${flat.slice(0, MAX_SERVER_TEXT)}…` : flat;
 }
 
-function firstString(...candidates: unknown[]): string | undefined {
-	for (const candidate of candidates) {
-		if (typeof candidate === 'string' && candidate.trim()) return candidate;
-	}
-	return undefined;
-}
-
 function asObject(value: unknown): IDataObject | undefined {
 	return value !== null && typeof value === 'object' && !Array.isArray(value)
 		? (value as IDataObject)
@@ -46,7 +39,7 @@ export function serverMessage(body: unknown): string | undefined {
 	if (!object) return undefined;
 	const error = asObject(object.error);
 	const errors = Array.isArray(object.errors) ? object.errors : [];
-	return firstString(
+	const candidates = [
 		error?.message,
 		object.error,
 		object.message,
@@ -56,6 +49,10 @@ export function serverMessage(body: unknown): string | undefined {
 		object.title,
 		object.error_description,
 		error?.detail,
+	];
+	// The first that says something.
+	return candidates.find(
+		(candidate): candidate is string => typeof candidate === 'string' && candidate.trim() !== '',
 	);
 }
 

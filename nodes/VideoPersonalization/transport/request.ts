@@ -39,39 +39,22 @@ export type Sending = ServiceRequest &
 
 /** The execution's stop signal, where the context has one. */
 export function cancelSignal(ctx: ApiContext): AbortSignal | undefined {
-	const withSignal = ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined };
-	return typeof withSignal.getExecutionCancelSignal === 'function'
-		? withSignal.getExecutionCancelSignal()
-		: undefined;
+	// Node runs have one; trigger polls and list searches do not (n8n 2.41).
+	return (
+		ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined }
+	).getExecutionCancelSignal?.();
 }
 
-/**
- * Waits `ms`; ends at once when the execution is stopped. True when the wait ran its course.
- * n8n-workflow's sleep takes the signal only in newer versions: the abort listener covers older ones.
- */
+/** Waits `ms`; ends at once when the execution is stopped. True when the wait ran its course. */
 export async function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
 	if (signal?.aborted) return false;
-	if (!signal) {
-		await sleep(ms);
-		return true;
-	}
-	await new Promise<void>((resolve) => {
-		const done = () => {
-			signal.removeEventListener('abort', done);
-			resolve();
-		};
-		signal.addEventListener('abort', done, { once: true });
-		sleep(ms, signal).then(done, done);
-	});
-	return !signal.aborted;
+	// n8n-workflow's sleep rejects when the signal aborts: that is the stop, not a fault.
+	await sleep(ms, signal).catch(() => {});
+	return !signal?.aborted;
 }
 
 function isStream(body: unknown): body is { destroy: () => void } {
-	return (
-		body !== null &&
-		typeof body === 'object' &&
-		typeof (body as { destroy?: unknown }).destroy === 'function'
-	);
+	return typeof (body as { destroy?: unknown } | null | undefined)?.destroy === 'function';
 }
 
 /** An error answer read as a stream (downloads) is dropped, not left holding the socket. */
@@ -222,7 +205,6 @@ function nextTry(
 	call: Sending,
 	progress: Progress,
 	failure: Failure,
-	policy: RetryPolicy,
 ): number | 'again' {
 	if (!isRetryable(failure, call.idempotent)) throw callError(ctx, call, progress, failure);
 	progress.last = failure;
@@ -234,7 +216,13 @@ function nextTry(
 		return 'again';
 	}
 	progress.faults++;
-	const delay = retryDelayMs(progress.faults, retryAfterOf(failure), policy, now, Math.random);
+	const delay = retryDelayMs(
+		progress.faults,
+		retryAfterOf(failure),
+		DEFAULT_RETRY_POLICY,
+		now,
+		Math.random,
+	);
 	if (delay === undefined) throw callError(ctx, call, progress, failure);
 	if (now + delay >= call.deadline) throw callError(ctx, call, progress, outOfTime(call, progress));
 	return delay;
@@ -252,7 +240,6 @@ export async function sendWithRetries(
 	send: SendAttempt,
 	/** The API key's gate; none for requests sent without the key (downloads). */
 	gate: KeyGate | undefined,
-	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
 ): Promise<ApiResponse> {
 	const signal = cancelSignal(ctx);
 	const progress: Progress = { startedAt: Date.now(), sent: 0, faults: 0 };
@@ -270,7 +257,7 @@ export async function sendWithRetries(
 		progress.sent++;
 		const outcome = await attemptOnce(ctx, call, send, gate, sentAt);
 		if ('response' in outcome) return outcome.response;
-		const delay = nextTry(ctx, call, progress, outcome.failure, policy);
+		const delay = nextTry(ctx, call, progress, outcome.failure);
 		again = delay === 'again';
 		if (delay === 'again') continue;
 		ctx.logger.debug(
