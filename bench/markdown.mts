@@ -33,8 +33,9 @@ warm-up each (checked: 10,000 distinct ids), then interleaved repetitions with t
   requests, as many pages in flight as the node, with n8n's \`httpRequestWithAuthentication\` or with plain
   \`httpRequest\` and its own header; our node with the credential as it was before commit 23e8362 (its two notices
   shown by \`_cnd: { regex }\` conditions, patched back in memory), to show what that change saves; and, with latency
-  only, our node with every page after the first in flight at once (the built module's \`PAGE_CONCURRENCY\` set at run
-  time).`,
+  only, our node asking for every page after the first at once (the built module's \`PAGE_CONCURRENCY\` set at run
+  time); since the API key's gate (issue 19) lets at most 10 requests of a key be in flight until the service shows
+  its limit, this row now shows that cap, not 100 pages at once.`,
 	upload: `Asset > Upload of a 200 MB (200,000,000 bytes, the largest video the service takes) MP4. A child process (run with \`--expose-gc\`) loads the engine, does a
 small warm-up upload, stores the file in n8n's binary store in filesystem mode (\`binaryItem\` with a file stream, as
 a Read File node would), settles the heap, reads its RSS (the baseline), resets the kernel's peak-RSS mark
