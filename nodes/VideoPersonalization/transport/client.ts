@@ -188,6 +188,17 @@ export class ServiceClient {
 		return await pending;
 	}
 
+	/**
+	 * Like `once`, and shared for `freshMs` with every execution of this process on the same API
+	 * key (the key's gate keeps it), for lookups a burst of small executions would repeat.
+	 */
+	async recent<T>(key: string, freshMs: number, lookup: () => Promise<T>): Promise<T> {
+		const gate = this.gate;
+		return await this.once(key, async () =>
+			gate ? await gate.recall(key, freshMs, lookup) : await lookup(),
+		);
+	}
+
 	/** Which credential field a request's address comes from, and that address, for its errors. */
 	private endpointOf(request: ServiceRequest): CallContext['endpoint'] {
 		if (request.to === 'file') return { field: 'file', url: request.url };

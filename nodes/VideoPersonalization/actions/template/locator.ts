@@ -61,8 +61,15 @@ export function readTemplateCriteria(ctx: IExecuteFunctions, itemIndex: number):
 }
 
 /**
- * The template with its fields, looked up once per execution by ID or name (the fields are what
- * Create checks every item against before it creates any video).
+ * How long a template found by one execution serves the others on the same key: one execution
+ * per CRM contact would otherwise pay a lookup per video. Short, as the template may change.
+ */
+const TEMPLATE_FRESH_MS = 60_000;
+
+/**
+ * The template with its fields, looked up by ID or name once per execution, and once a minute
+ * for every execution on the key (the fields are what Create checks every item against before
+ * it creates any video).
  */
 export async function resolveTemplate(
 	ctx: IExecuteFunctions,
@@ -70,7 +77,7 @@ export async function resolveTemplate(
 	itemIndex: number,
 	criteria: TemplateCriteria,
 ): Promise<TemplateWithFields> {
-	const template = await api.once(`template ${criteria.label}`, async () =>
+	const template = await api.recent(`template ${criteria.label}`, TEMPLATE_FRESH_MS, async () =>
 		fetchTemplateFields(api, criteria.lookup, {
 			action: `find the template with Template ${criteria.label}`,
 			itemIndex,

@@ -96,6 +96,23 @@ describe('Video > Create', () => {
 		expect(s.requests.count({ path: '/v1/graphql' })).toBe(1);
 	});
 
+	it('shares a template one execution found with the next ones on the same key, not with another key', async () => {
+		const s = sandbox();
+		const first = await create({}, { items: [{}] });
+		expect(first.error).toBeUndefined();
+		expect(s.requests.count({ path: '/v1/graphql' })).toBe(1);
+		// A second one-item execution on the same key within the minute: no lookup, one request.
+		const second = await create({}, { items: [{}] });
+		expect(second.error).toBeUndefined();
+		expect(second.posts).toHaveLength(1);
+		expect(s.requests.count({ path: '/v1/graphql' })).toBe(0);
+		expect(s.requests.log).toHaveLength(1);
+		// Another API key looks the template up itself.
+		const third = await create({}, { items: [{}], key: s.keys.brandAdmin });
+		expect(third.error).toBeUndefined();
+		expect(s.requests.count({ path: '/v1/graphql' })).toBe(1);
+	});
+
 	it.each([
 		[
 			'invalid JSON',
