@@ -25,6 +25,19 @@ const UNRESOLVED_EXPRESSION =
 /** A template by ID or by name, as the lookup takes it. */
 export type TemplateLookup = { id: string } | { name: string };
 
+/** A chosen template, as the lookup takes it and as messages name it: `ID "x"`, `name "x"`. */
+export interface TemplateChoice {
+	lookup: TemplateLookup;
+	label: string;
+}
+
+/** The Template locator's mode and value as a lookup: By name, or by ID (From list and By ID). */
+export function templateChoice(mode: string | undefined, value: string): TemplateChoice {
+	return mode === 'name'
+		? { lookup: { name: value }, label: `name "${value}"` }
+		: { lookup: { id: value }, label: `ID "${value}"` };
+}
+
 export interface TemplateWithFields {
 	id: string;
 	name: string;
@@ -64,7 +77,7 @@ export async function fetchTemplateFields(
 }
 
 /** The template chosen in Create, as the editor has it: by ID (From List or By ID) or by name. */
-function chosenTemplate(ctx: ILoadOptionsFunctions): TemplateLookup | string {
+function chosenTemplate(ctx: ILoadOptionsFunctions): TemplateChoice | string {
 	let locator: unknown;
 	try {
 		locator = ctx.getNodeParameter('template', undefined, { extractValue: false });
@@ -77,7 +90,7 @@ function chosenTemplate(ctx: ILoadOptionsFunctions): TemplateLookup | string {
 	if (value.startsWith('=') || value.includes('{{')) {
 		return UNRESOLVED_EXPRESSION;
 	}
-	return chosen.mode === 'name' ? { name: value } : { id: value };
+	return templateChoice(chosen.mode, value);
 }
 
 /**
@@ -87,10 +100,10 @@ function chosenTemplate(ctx: ILoadOptionsFunctions): TemplateLookup | string {
 export async function getTemplateFields(
 	this: ILoadOptionsFunctions,
 ): Promise<ResourceMapperFields> {
-	const criteria = chosenTemplate(this);
-	if (typeof criteria === 'string') return { fields: [], emptyFieldsNotice: criteria };
-	const label = 'id' in criteria ? `ID "${criteria.id}"` : `name "${criteria.name}"`;
-	const template = await fetchTemplateFields(await serviceClient(this), criteria, {
+	const choice = chosenTemplate(this);
+	if (typeof choice === 'string') return { fields: [], emptyFieldsNotice: choice };
+	const { lookup, label } = choice;
+	const template = await fetchTemplateFields(await serviceClient(this), lookup, {
 		action: `load the fields of the template with Template ${label}`,
 	});
 	if (!template) {

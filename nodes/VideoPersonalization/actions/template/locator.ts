@@ -2,7 +2,8 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import {
 	fetchTemplateFields,
-	type TemplateLookup,
+	templateChoice,
+	type TemplateChoice,
 	type TemplateWithFields,
 } from '../../methods/resourceMapping';
 import type { ServiceClient } from '../../transport/client';
@@ -44,20 +45,13 @@ export function templateLocator(description: string): INodeProperties {
 }
 
 /** The template an item chose, as the lookup takes it, and how messages name it: `ID "x"`. */
-interface TemplateCriteria {
-	lookup: TemplateLookup;
-	label: string;
-}
-
-export function readTemplateCriteria(ctx: IExecuteFunctions, itemIndex: number): TemplateCriteria {
+export function readTemplateCriteria(ctx: IExecuteFunctions, itemIndex: number): TemplateChoice {
 	const { mode, value } = readLocator(ctx, itemIndex, 'template');
 	if (value === undefined) {
 		const hint = 'Pick one from the list, or give its ID or exact name.';
 		throw fieldError(ctx, itemIndex, 'Template', 'no template chosen', hint);
 	}
-	return mode === 'name'
-		? { lookup: { name: value }, label: `name "${value}"` }
-		: { lookup: { id: value }, label: `ID "${value}"` };
+	return templateChoice(mode, value);
 }
 
 /**
@@ -75,7 +69,7 @@ export async function resolveTemplate(
 	ctx: IExecuteFunctions,
 	api: ServiceClient,
 	itemIndex: number,
-	criteria: TemplateCriteria,
+	criteria: TemplateChoice,
 ): Promise<TemplateWithFields> {
 	const template = await api.recent(`template ${criteria.label}`, TEMPLATE_FRESH_MS, async () =>
 		fetchTemplateFields(api, criteria.lookup, {
