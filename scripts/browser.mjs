@@ -128,7 +128,7 @@ async function addCreateNode(page, stack) {
 	await creatorItem(page, 'Manual Trigger').click();
 	await page.click('[data-test-id=canvas-handle-plus]');
 	// Searches a user may start from find the node (codex aliases).
-	for (const words of ['upload', 'personalized video']) {
+	for (const words of ['upload', 'upload asset', 'personalized video', 'video published']) {
 		await nodeCreatorSearch(page).fill(words);
 		await creatorItem(page, 'Video Personalization').waitFor();
 	}
