@@ -106,9 +106,8 @@ export const description: INodeProperties[] = [
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to only check each item as Create does (its fields, its customer data against the template, ' +
-				'these options) and output { ok: true, title, template, customer_data } or { ok: false, problems }, ' +
-				'creating no video',
+				'Whether to only check each item as Create does and output { ok: true, title, template, customer_data } ' +
+				'or { ok: false, problems }, creating no video',
 		},
 		...waitOptions,
 	]),
@@ -167,14 +166,16 @@ async function noted<T>(
 	problems: Error[] | undefined,
 	check: () => T | Promise<T>,
 ): Promise<T | undefined> {
+	let failure: unknown;
 	try {
 		return await check();
 	} catch (error) {
-		const refused = error instanceof NodeApiError && error.httpCode === '403';
-		if (!problems || !(error instanceof NodeOperationError || refused)) throw error;
-		problems.push(error);
-		return undefined;
+		failure = error;
 	}
+	const refused = failure instanceof NodeApiError && failure.httpCode === '403';
+	if (!problems || !(failure instanceof NodeOperationError || refused)) throw failure;
+	problems.push(failure as Error);
+	return undefined;
 }
 
 /**
@@ -195,13 +196,12 @@ async function readRequest(
 	const fields = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const aiMessaging = await check(() => readAiMessaging(ctx, itemIndex, fields));
 	const timeoutMs = (await check(() => readTimeoutMs(ctx, itemIndex))) ?? DEFAULT_TIMEOUT_MS;
-	// Read now though the client reads it for each request: a wrong value stops the run before
-	// any video is created, even when this item's template was already looked up for another
-	// (and the lookup, which other items may share, is not sent with it).
+	// Read here too: a wrong value stops the run before any video is created (an item's template may
+	// have been looked up for another), and no lookup, which other items may share, is sent with it.
 	const budgetMs = await check(() => readBudgetMs(ctx, itemIndex));
 	const wait = await check(() => readWaitSettings(ctx, itemIndex, timeoutMs));
-	const lookup = criteria && budgetMs !== undefined;
-	const template = lookup && (await check(() => resolveTemplate(ctx, api, itemIndex, criteria)));
+	const template =
+		criteria && budgetMs && (await check(() => resolveTemplate(ctx, api, itemIndex, criteria)));
 	const badData =
 		template && customerData
 			? customerDataProblems(template.fields, customerData).map((problem) =>
