@@ -241,6 +241,37 @@ async function closeToasts(page) {
 		.catch(() => undefined);
 }
 
+/** The Check Only switch under Options (added to the collection the first time). */
+async function checkOnlySwitch(page) {
+	const input = page.locator('[data-test-id=parameter-input-checkOnly]');
+	if (!(await input.count())) {
+		await page.getByRole('button', { name: 'Add Option' }).first().click();
+		await page
+			.locator('.el-select-dropdown__item, [role=option]', {
+				hasText: 'Check Only (No Credits Spent)',
+			})
+			.filter({ visible: true })
+			.first()
+			.click();
+	}
+	return input.locator('.el-switch').first();
+}
+
+/** Options > Check Only: the refused colour is named in the output, and no video is made. */
+async function checkOnly(page, stack, before) {
+	await (await checkOnlySwitch(page)).click();
+	await executeStep(page, 'success');
+	const [checked] = await outputJson(page);
+	assert(
+		checked?.ok === false &&
+			checked.problems?.some((problem) => problem.includes('"primary_color" must be a colour')),
+		`Check Only output: ${JSON.stringify(checked)}`,
+	);
+	assert((await createCount(stack)) === before, 'Check Only created a video');
+	await page.screenshot({ path: join(shots, '03a-check-only.png') });
+	await (await checkOnlySwitch(page)).click();
+}
+
 async function mapAndCreate(page, stack) {
 	await page
 		.locator('[data-test-id=parameter-input-title] input')
@@ -249,6 +280,7 @@ async function mapAndCreate(page, stack) {
 	await mapperField(page, 'title').fill('Welcome, Ana!');
 	await mapperField(page, 'primary_color').fill('reddish');
 	const before = await createCount(stack);
+	await checkOnly(page, stack, before);
 	// A value the template refuses: said for the item and the field, before any video is made.
 	const refused = await executeStep(page, 'danger');
 	await refused.getByText('"primary_color" must be a colour').first().waitFor();
