@@ -356,7 +356,7 @@ describe('example workflows in a real n8n', { timeout: 20 * 60_000 }, () => {
 		assert.equal(ben?.aspectRatio, '16:9');
 	});
 
-	it('(b) scheduled batch whose template lookup n8n refuses: fails, naming each item, and creates nothing', async () => {
+	it('(b) scheduled batch whose template lookup n8n refuses: fails at the check, naming the item and the setting, and creates nothing', async () => {
 		// The credential's GraphQL Endpoint on 127.0.0.2, which SSRF protection blocks (only
 		// 127.0.0.1/32 is allowed): the one template lookup of the batch is refused, nothing is sent.
 		await importCredential({
@@ -370,12 +370,19 @@ describe('example workflows in a real n8n', { timeout: 20 * 60_000 }, () => {
 				'--rawOutput',
 			]);
 			const text = r.stdout + r.stderr;
-			assert.ok(
-				r.code !== 0 || /"error"/.test(text),
-				`the batch must not end as a success:\n${text.slice(-3000)}`,
+			assert.notEqual(r.code, 0, `the batch must not end as a success:\n${text.slice(-3000)}`);
+			const result = parseRawOutput(r.stdout) as RunResult & {
+				data: { resultData: { runData: Record<string, Array<{ error?: Json }>> } };
+			};
+			assert.equal(result.status, 'error');
+			const [check] = result.data.resultData.runData['Check customers (no credits)'];
+			assert.match(
+				String(check.error?.message),
+				/^n8n's SSRF protection refused to find the template with Template ID "tpl_stock_renewal": 127\.0\.0\.2 is a blocked address, so nothing was sent \[item 0\]$/,
 			);
-			assert.match(text, /n8n's SSRF protection refused to find the template .*\[item 0\]/);
-			assert.doesNotMatch(text, /"not_finished"/, 'no summary of a batch that created nothing');
+			assert.match(String(check.error?.description), /N8N_SSRF_ALLOWED_IP_RANGES/);
+			for (const node of ['Create renewal videos', 'Summary'])
+				assert.equal(result.data.resultData.runData[node], undefined, `${node} ran`);
 			assert.equal(sandbox.requests.log.length, 0, 'nothing reached the service');
 		} finally {
 			await importCredential();
