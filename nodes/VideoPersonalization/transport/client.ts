@@ -78,7 +78,7 @@ export type RestRequest = RequestOptions & {
 export type ServiceRequest =
 	| RestRequest
 	| (RequestOptions & { to: 'graphql'; body: IDataObject })
-	| (RequestOptions & { to: 'file'; url: string });
+	| (RequestOptions & { to: 'file'; url: string; redirectedFrom?: string });
 
 /** Why no request may be sent (the credential could not be read, or its addresses are refused), as an item's error. */
 type CredentialProblem = (itemIndex: number | undefined) => NodeOperationError;
@@ -205,7 +205,8 @@ export class ServiceClient {
 
 	/** Which credential field a request's address comes from, and that address, for its errors. */
 	private endpointOf(request: ServiceRequest): CallContext['endpoint'] {
-		if (request.to === 'file') return { field: 'file', url: request.url };
+		if (request.to === 'file')
+			return { field: 'file', url: request.url, redirectedFrom: request.redirectedFrom };
 		if (typeof this.service === 'function') return undefined;
 		return request.to === 'graphql'
 			? { field: 'GraphQL Endpoint', url: this.service.graphqlUrl }
