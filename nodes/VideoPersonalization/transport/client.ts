@@ -93,6 +93,9 @@ export class ServiceClient {
 
 	private readonly lookups = new Map<string, Promise<unknown>>();
 
+	/** The hosts that answered in this execution (request.ts: a refused connection elsewhere is retried once). */
+	private readonly answered = new Set<string>();
+
 	/**
 	 * The API key's gate, shared with every execution and poll of this n8n process that uses the
 	 * key: items, pages, checks on renders, pickers. Downloads (sent without the key) skip it.
@@ -134,6 +137,7 @@ export class ServiceClient {
 			budgetMs: ownDeadline ? Math.max(0, (request.deadline as number) - Date.now()) : budgetMs,
 			budgetSetting: ownDeadline ? undefined : this.budget.setting,
 			timeoutMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+			answered: this.answered,
 		};
 		if (request.to === 'file') {
 			return await sendWithRetries(this.ctx, sending, this.fileAttempt(request.url), undefined);

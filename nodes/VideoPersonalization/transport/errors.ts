@@ -191,6 +191,20 @@ function classifySsrf(
 	return { reason: 'ssrf', fill: { target, range, byName } };
 }
 
+/** Which address refused a connection: the host and port dialled, and the IP address the error names if another. */
+function refusedBy(detail: string, context: CallContext): string {
+	let host = '';
+	try {
+		const url = new URL(context.endpoint?.url ?? '');
+		host = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
+	} catch {
+		// No address known: the error's own, if any.
+	}
+	const ip = /ECONNREFUSED (\S+)/.exec(detail)?.[1];
+	if (ip && ip !== host) return host ? `${host} (${ip})` : ip;
+	return host || NOTES.theAddress;
+}
+
 function classifyOutOfTime(failure: OutOfTime, context: CallContext): Classified {
 	const budget = duration(failure.budgetMs);
 	if (failure.askedMs !== undefined && failure.askedMs > failure.budgetMs) {
@@ -224,7 +238,8 @@ function classify(failure: Failure, context: CallContext): Classified {
 			return { httpCode: String(failure.status), ...classifyHttp(failure, context) };
 		case 'network': {
 			const reason = NETWORK_REASONS[failure.code] ?? 'unreachable';
-			return { reason, fill: { detail: clean(failure.detail, context.secrets) } };
+			const detail = clean(failure.detail, context.secrets);
+			return { reason, fill: { detail, target: refusedBy(detail, context) } };
 		}
 		case 'ssrf':
 			return classifySsrf(failure, context);

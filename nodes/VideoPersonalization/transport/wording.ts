@@ -76,8 +76,9 @@ export const WORDING = {
 
 	// Network faults
 	refused: [
-		'Could not connect to the service to {action}: connection refused',
-		'Check {address} and that the service is reachable.{retried}',
+		'Could not connect to the service to {action}: {target} refused the connection',
+		'Nothing accepts connections at that host and port. Check the port and host in {address}, and ' +
+			'that the service is running.{retried}',
 	],
 	noHost: [
 		"Could not find the service's host to {action}",
