@@ -53,6 +53,8 @@ interface ChildReport {
 function makeFile(bytes: number): string {
 	const path = join(scratch, `video-${bytes}.mp4`);
 	const block = randomBytes(MIB);
+	// An MP4's first bytes (the upload checks them against the name and type).
+	block.write('\0\0\0\x18ftypisom', 0, 'latin1');
 	const fd = openSync(path, 'w');
 	for (let written = 0; written < bytes; written += MIB)
 		writeSync(fd, block, 0, Math.min(MIB, bytes - written));

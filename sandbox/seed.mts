@@ -603,7 +603,11 @@ export function seedStore(store: Store, dataset: DatasetSize, fixtures: Fixtures
 	}
 
 	// ---- templates
-	const fields = (type: TemplateType, withMedia: boolean): TemplateFieldRecord[] => {
+	const fields = (
+		type: TemplateType,
+		withMedia: boolean,
+		firstNameRequired: boolean,
+	): TemplateFieldRecord[] => {
 		const f = (
 			name: string,
 			label: string,
@@ -627,6 +631,9 @@ export function seedStore(store: Store, dataset: DatasetSize, fixtures: Fixtures
 				defaultValue: 'Hello {{first_name}}!',
 			}),
 		];
+		// One stock template (Renewal Reminder) has a field an item must give: required, no default.
+		if (firstNameRequired)
+			out.push(f('first_name', 'First name', 'text', { required: true, maxLength: 40 }));
 		if (type !== 'endcard')
 			out.push(
 				f('subtitle', 'Subtitle', 'text', { maxLength: 80 }),
@@ -665,7 +672,11 @@ export function seedStore(store: Store, dataset: DatasetSize, fixtures: Fixtures
 			duration,
 			categories: CATEGORIES.filter((c) => categoryIds.includes(c.id)),
 			tags: TAGS.filter((t) => tagNames.includes(t.name)),
-			fields: fields(templateType, templateType !== 'endcard' || assetIds.length > 0),
+			fields: fields(
+				templateType,
+				templateType !== 'endcard' || assetIds.length > 0,
+				id === 'tpl_stock_renewal',
+			),
 			brandId,
 			assetIds,
 		});

@@ -128,7 +128,7 @@ async function addCreateNode(page, stack) {
 	await creatorItem(page, 'Manual Trigger').click();
 	await page.click('[data-test-id=canvas-handle-plus]');
 	// Searches a user may start from find the node (codex aliases).
-	for (const words of ['upload', 'personalized video']) {
+	for (const words of ['upload', 'upload asset', 'personalized video', 'video published']) {
 		await nodeCreatorSearch(page).fill(words);
 		await creatorItem(page, 'Video Personalization').waitFor();
 	}
@@ -241,6 +241,43 @@ async function closeToasts(page) {
 		.catch(() => undefined);
 }
 
+/** The Check Only switch under Options (added to the collection the first time). */
+async function checkOnlySwitch(page) {
+	const input = page.locator('[data-test-id=parameter-input-checkOnly]');
+	if (!(await input.count())) {
+		// n8n 2.41 shows a collection's "Add Option" as a select.
+		await page
+			.locator('[data-test-id=collection-parameter-add] input[placeholder="Add Option"]')
+			.click();
+		await page
+			.locator('.el-select-dropdown__item', {
+				hasText: 'Check Only (No Credits Spent)',
+			})
+			.filter({ visible: true })
+			.first()
+			.click();
+	}
+	return input.locator('.el-switch').first();
+}
+
+/** Options > Check Only: the refused colour is named in the output, and no video is made. */
+async function checkOnly(page, stack, before) {
+	await (await checkOnlySwitch(page)).click();
+	const output = await executeStep(page, 'success');
+	await output.locator('[data-test-id=radio-button-json]').click();
+	// Read as text: the JSON view breaks a long string over lines.
+	const shown = (await output.locator('[data-test-id=ndv-data-container]').innerText())
+		.replace(/\s+/g, ' ')
+		.replace(/\\"/g, '"');
+	assert(
+		/"ok": ?false/.test(shown) && shown.includes('"primary_color" must be a colour such as'),
+		`Check Only output: ${shown}`,
+	);
+	assert((await createCount(stack)) === before, 'Check Only created a video');
+	await page.screenshot({ path: join(shots, '03a-check-only.png') });
+	await (await checkOnlySwitch(page)).click();
+}
+
 async function mapAndCreate(page, stack) {
 	await page
 		.locator('[data-test-id=parameter-input-title] input')
@@ -249,6 +286,7 @@ async function mapAndCreate(page, stack) {
 	await mapperField(page, 'title').fill('Welcome, Ana!');
 	await mapperField(page, 'primary_color').fill('reddish');
 	const before = await createCount(stack);
+	await checkOnly(page, stack, before);
 	// A value the template refuses: said for the item and the field, before any video is made.
 	const refused = await executeStep(page, 'danger');
 	await refused.getByText('"primary_color" must be a colour').first().waitFor();

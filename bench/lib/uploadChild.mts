@@ -7,6 +7,7 @@ import { createReadStream, readFileSync, statSync, writeFileSync } from 'node:fs
 import { readFile } from 'node:fs/promises';
 
 import { binaryItem, engine, runNode } from '../../test/harness/engine.mts';
+import { mediaBytes } from '../../test/harness/fixtures.mts';
 
 // Memory in MB (10^6 bytes), the stricter reading of the 64 MB target.
 const MB = 1e6;
@@ -46,7 +47,7 @@ const warm = await runNode({
 		name: 'warm-up',
 	},
 	credentials: { apiKey, baseUrl },
-	items: [await binaryItem(Buffer.alloc(4096, 1), 'warm.mp4', 'video/mp4')],
+	items: [await binaryItem(mediaBytes('warm.mp4'), 'warm.mp4', 'video/mp4')],
 });
 if (warm.error) throw warm.error;
 

@@ -151,7 +151,8 @@ describe('example workflows in a real n8n', { timeout: 20 * 60_000 }, () => {
 
 	after(stopAll);
 
-	it('imports the credential and the three examples unchanged (import:credentials, import:workflow)', async () => {
+	/** Imports (or replaces) the examples' credential, pointing at the sandbox unless told otherwise. */
+	async function importCredential(data: Json = {}): Promise<void> {
 		const credentialsFile = join(userFolder, 'credentials.json');
 		writeFileSync(
 			credentialsFile,
@@ -160,7 +161,12 @@ describe('example workflows in a real n8n', { timeout: 20 * 60_000 }, () => {
 					id: EXAMPLE_CREDENTIAL.id,
 					name: EXAMPLE_CREDENTIAL.name,
 					type: CREDENTIAL_TYPE,
-					data: { apiKey: sandbox.keys.user, baseUrl: sandbox.baseUrl, graphqlEndpoint: '' },
+					data: {
+						apiKey: sandbox.keys.user,
+						baseUrl: sandbox.baseUrl,
+						graphqlEndpoint: '',
+						...data,
+					},
 				},
 			]),
 		);
@@ -170,6 +176,10 @@ describe('example workflows in a real n8n', { timeout: 20 * 60_000 }, () => {
 		]);
 		assert.equal(creds.code, 0, creds.stdout + creds.stderr);
 		assert.match(creds.stdout, /Successfully imported 1 credential/);
+	}
+
+	it('imports the credential and the three examples unchanged (import:credentials, import:workflow)', async () => {
+		await importCredential();
 
 		const examples = readExamples(paths);
 		assert.deepEqual(examples.map((e) => e.workflow.id).sort(), Object.values(WORKFLOW_IDS).sort());
@@ -276,7 +286,18 @@ describe('example workflows in a real n8n', { timeout: 20 * 60_000 }, () => {
 		const created = sandbox.store
 			.listVideos()
 			.filter((v) => v.createdAt >= since && v.title.startsWith('Renewal reminder for '));
-		assert.equal(created.length, 5, 'one video per customer');
+		assert.equal(created.length, 5, 'one video per customer who passed the checks');
+		assert.ok(!created.some((v) => v.title.includes('Schmidt')), 'no video for the refused one');
+		// Check Only: one item per customer, the one without a first name refused by field.
+		const checked = output(result, 'Check customers (no credits)').map((item) => item.json);
+		assert.deepEqual(
+			checked.map((item) => item.ok),
+			[true, true, true, true, true, false],
+		);
+		assert.deepEqual(checked[5].problems, [
+			'Customer Data: "first_name" is required by the template (template "Renewal Reminder") [item 5]',
+		]);
+		assert.deepEqual(checked[0].template, { id: 'tpl_stock_renewal', name: 'Renewal Reminder' });
 		const videos = output(result, 'Create renewal videos');
 		assert.deepEqual(videos.map((v) => v.json.id).sort(), created.map((v) => v.id).sort());
 
@@ -286,12 +307,26 @@ describe('example workflows in a real n8n', { timeout: 20 * 60_000 }, () => {
 		assert.deepEqual(
 			{
 				total: summary.total,
+				refused: summary.refused,
 				published: summary.published,
 				failed: summary.failed,
 				not_finished: summary.not_finished,
+				not_created: summary.not_created,
 			},
-			{ total: 5, published: published.length, failed: failed.length, not_finished: 0 },
+			{
+				total: 6,
+				refused: 1,
+				published: published.length,
+				failed: failed.length,
+				not_finished: 0,
+				not_created: 0,
+			},
 		);
+		assert.deepEqual(summary.refused_customers, [
+			{ customer_id: 'cus-206', email: 'f.schmidt@example.com', problems: checked[5].problems },
+		]);
+		assert.equal(output(result, 'Nothing created?').length, 0, 'videos were created');
+		assert.equal(result.data.resultData.runData['Stop: no video created'], undefined);
 		assert.equal(published.length, 4);
 		assert.deepEqual(
 			failed.map((v) => v.id),
@@ -319,6 +354,38 @@ describe('example workflows in a real n8n', { timeout: 20 * 60_000 }, () => {
 			renewal_date: '2026-12-03',
 		});
 		assert.equal(ben?.aspectRatio, '16:9');
+	});
+
+	it('(b) scheduled batch whose template lookup n8n refuses: fails at the check, naming the item and the setting, and creates nothing', async () => {
+		// The credential's GraphQL Endpoint on 127.0.0.2, which SSRF protection blocks (only
+		// 127.0.0.1/32 is allowed): the one template lookup of the batch is refused, nothing is sent.
+		await importCredential({
+			graphqlEndpoint: `http://127.0.0.2:${new URL(sandbox.baseUrl).port}/v1/graphql`,
+		});
+		sandbox.requests.clear();
+		try {
+			const r = await runN8nCli(runtime, env, [
+				'execute',
+				`--id=${WORKFLOW_IDS.batch}`,
+				'--rawOutput',
+			]);
+			const text = r.stdout + r.stderr;
+			assert.notEqual(r.code, 0, `the batch must not end as a success:\n${text.slice(-3000)}`);
+			const result = parseRawOutput(r.stdout) as RunResult & {
+				data: { resultData: { runData: Record<string, Array<{ error?: Json }>> } };
+			};
+			assert.equal(result.status, 'error');
+			const [check] = result.data.resultData.runData['Check customers (no credits)'];
+			assert.match(
+				String(check.error?.message),
+				/^n8n's SSRF protection refused to find the template with Template ID "tpl_stock_renewal": 127\.0\.0\.2 is a blocked address, so nothing was sent\. To allow it, add 127\.0\.0\.2\/32 to N8N_SSRF_ALLOWED_IP_RANGES and restart n8n \[item 0\]$/,
+			);
+			for (const node of ['Create renewal videos', 'Summary'])
+				assert.equal(result.data.resultData.runData[node], undefined, `${node} ran`);
+			assert.equal(sandbox.requests.log.length, 0, 'nothing reached the service');
+		} finally {
+			await importCredential();
+		}
 	});
 
 	it('(c) download published videos, run by hand: downloads the MP4 of the latest published video', async () => {

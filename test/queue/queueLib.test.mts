@@ -196,7 +196,7 @@ describe('docker-compose.yml', () => {
 			['n8n-worker-2', 'worker'],
 		]);
 		const dockerfile = readFileSync(join(root, 'docker', 'n8n.Dockerfile'), 'utf8');
-		expect(dockerfile).toMatch(/^FROM n8nio\/n8n:2\.41\.1$/m);
+		expect(dockerfile).toMatch(/^FROM n8nio\/n8n:\$\{N8N_VERSION\}$/m); // n8n3.test.mts: the tag
 		expect(dockerfile).toContain('/n8n/nodes/node_modules/n8n-nodes-video-personalization/dist');
 		expect(
 			readFileSync(join(root, '.dockerignore'), 'utf8')

@@ -346,7 +346,7 @@ describe(
 			assert.equal(execution.status, 'success');
 			assert.ok(forced, `no video "${failTitle}" appeared`);
 			const created = createdSince(since, /^Renewal reminder for /);
-			assert.equal(created.length, 5, 'one video per customer');
+			assert.equal(created.length, 5, 'one video per customer who passed the checks');
 			assert.deepEqual(
 				output(execution, 'Create renewal videos')
 					.map((v) => v.json.id)
@@ -358,11 +358,13 @@ describe(
 			assert.deepEqual(
 				{
 					total: summary.total,
+					refused: summary.refused,
 					published: summary.published,
 					failed: summary.failed,
 					not_finished: summary.not_finished,
+					not_created: summary.not_created,
 				},
-				{ total: 5, published: 4, failed: 1, not_finished: 0 },
+				{ total: 6, refused: 1, published: 4, failed: 1, not_finished: 0, not_created: 0 },
 			);
 			assert.deepEqual(
 				[...(summary.urls as string[])].sort(),

@@ -6,7 +6,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox/index.mts';
 import { binaryItem, runNode } from '../harness/engine.mts';
-import { credentialsFor, useSandbox } from '../harness/fixtures.mts';
+import { credentialsFor, mediaBytes, useSandbox } from '../harness/fixtures.mts';
 
 const sandbox = useSandbox();
 const MB = 1_000_000;
@@ -36,7 +36,7 @@ async function file(
 	size = 16,
 	json: IDataObject = {},
 ): Promise<INodeExecutionData> {
-	return await binaryItem(Buffer.alloc(size, 7), name, mime, 'data', json);
+	return await binaryItem(mediaBytes(name, size), name, mime, 'data', json);
 }
 
 /** Two good files around a failing one (by default a good file with `fail: true` set). */

@@ -27,22 +27,37 @@ export function fieldError(
 }
 
 /**
+ * An item's error, its message ending in "[item N]". An error several items share (one failed
+ * template lookup for the batch) is copied for each, so each names its own item.
+ */
+export function itemError(
+	ctx: IExecuteFunctions,
+	error: Error,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
+	const failure =
+		error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(ctx.getNode(), error.message);
+	const copy = Object.create(
+		Object.getPrototypeOf(failure) as object,
+		Object.getOwnPropertyDescriptors(failure),
+	) as typeof failure;
+	copy.message = `${failure.message.replace(/ \[item \d+\]$/, '')} [item ${itemIndex}]`;
+	copy.context = { ...failure.context, itemIndex };
+	return copy;
+}
+
+/**
  * The output item in place of an item that failed, with Continue On Fail; without, the item's
- * error is thrown. Either way the error is a NodeApiError or NodeOperationError tied to the item,
- * its message ending in "[item N]"; an error that several items waited on (one failed lookup)
- * keeps the tag of the first.
+ * error (itemError) is thrown.
  */
 export function failedItem(
 	ctx: IExecuteFunctions,
 	error: Error,
 	itemIndex: number,
 ): INodeExecutionData {
-	const failure =
-		error instanceof NodeApiError || error instanceof NodeOperationError
-			? error
-			: new NodeOperationError(ctx.getNode(), error.message);
-	if (!/\[item \d+\]$/.test(failure.message)) failure.message += ` [item ${itemIndex}]`;
-	failure.context.itemIndex = itemIndex;
+	const failure = itemError(ctx, error, itemIndex);
 	if (!ctx.continueOnFail()) throw failure;
 	const details = failure.description ? { details: failure.description } : {};
 	return { json: { error: failure.message, ...details }, pairedItem: { item: itemIndex } };

@@ -150,19 +150,15 @@ function valueProblem(field: TemplateField, value: unknown): string | undefined 
 }
 
 /**
- * The first value of `data` that breaks what the template declares about its fields (a missing
+ * Each value of `data` that breaks what the template declares about its field (a missing
  * required one, the kind, a colour's form, the length), as "key: problem"; keys the template
  * does not list are the user's own and pass.
  */
-export function customerDataProblem(
-	fields: TemplateField[],
-	data: IDataObject,
-): string | undefined {
-	for (const field of fields) {
+export function customerDataProblems(fields: TemplateField[], data: IDataObject): string[] {
+	return fields.flatMap((field) => {
 		const problem = valueProblem(field, data[field.key]);
-		if (problem) return `"${field.key}" ${problem}`;
-	}
-	return undefined;
+		return problem ? [`"${field.key}" ${problem}`] : [];
+	});
 }
 
 /** The mapper's value as n8n stores it (ResourceMapperValue, read loosely: it is user data). */

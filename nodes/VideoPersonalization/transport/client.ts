@@ -78,7 +78,7 @@ export type RestRequest = RequestOptions & {
 export type ServiceRequest =
 	| RestRequest
 	| (RequestOptions & { to: 'graphql'; body: IDataObject })
-	| (RequestOptions & { to: 'file'; url: string });
+	| (RequestOptions & { to: 'file'; url: string; redirectedFrom?: string });
 
 /** Why no request may be sent (the credential could not be read, or its addresses are refused), as an item's error. */
 type CredentialProblem = (itemIndex: number | undefined) => NodeOperationError;
@@ -92,6 +92,9 @@ export class ServiceClient {
 	readonly pageSizes = new Map<string, number>();
 
 	private readonly lookups = new Map<string, Promise<unknown>>();
+
+	/** The hosts that answered in this execution (request.ts: a refused connection elsewhere is retried once). */
+	private readonly answered = new Set<string>();
 
 	/**
 	 * The API key's gate, shared with every execution and poll of this n8n process that uses the
@@ -134,6 +137,7 @@ export class ServiceClient {
 			budgetMs: ownDeadline ? Math.max(0, (request.deadline as number) - Date.now()) : budgetMs,
 			budgetSetting: ownDeadline ? undefined : this.budget.setting,
 			timeoutMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+			answered: this.answered,
 		};
 		if (request.to === 'file') {
 			return await sendWithRetries(this.ctx, sending, this.fileAttempt(request.url), undefined);
@@ -201,7 +205,8 @@ export class ServiceClient {
 
 	/** Which credential field a request's address comes from, and that address, for its errors. */
 	private endpointOf(request: ServiceRequest): CallContext['endpoint'] {
-		if (request.to === 'file') return { field: 'file', url: request.url };
+		if (request.to === 'file')
+			return { field: 'file', url: request.url, redirectedFrom: request.redirectedFrom };
 		if (typeof this.service === 'function') return undefined;
 		return request.to === 'graphql'
 			? { field: 'GraphQL Endpoint', url: this.service.graphqlUrl }

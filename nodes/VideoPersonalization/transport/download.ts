@@ -30,20 +30,15 @@ export async function downloadToBinary(
 	file: FileDownload,
 ): Promise<IBinaryData> {
 	let url = file.url;
+	/** The address that redirected to `url`, once the content host has redirected. */
+	let redirectedFrom: string | undefined;
 	for (let redirects = 0; ; redirects++) {
 		const problem = fileUrlProblem(url);
-		if (problem) {
-			const via = redirects ? 'the content host redirected it to an address that' : 'its address';
-			throw new NodeOperationError(ctx.getNode(), `Refused to ${file.action}: ${via} ${problem}`, {
-				itemIndex: file.itemIndex,
-				description:
-					`Nothing was sent to ${shortUrl(url)}. Files are downloaded over https://, or http:// on this ` +
-					'machine (localhost, 127.x.x.x, [::1]) only, as the Base URL (README, "Security").',
-			});
-		}
+		if (problem) throw refusedFile(ctx, file, problem, url, redirectedFrom);
 		const response = await api.send({
 			to: 'file',
 			url,
+			redirectedFrom,
 			action: file.action,
 			itemIndex: file.itemIndex,
 			idempotent: true,
@@ -69,12 +64,46 @@ export async function downloadToBinary(
 				{ itemIndex: file.itemIndex },
 			);
 		}
+		redirectedFrom = url;
 		try {
 			url = new URL(location, url).href;
 		} catch {
 			url = location; // refused above as not a valid address
 		}
 	}
+}
+
+/** The node's own rule refused a file address, or a redirect's target (saying from where to where). */
+function refusedFile(
+	ctx: IExecuteFunctions,
+	file: FileDownload,
+	problem: string,
+	url: string,
+	redirectedFrom: string | undefined,
+): NodeOperationError {
+	const rule =
+		'Files are downloaded over https://, or http:// on this machine (localhost, 127.x.x.x, [::1]) ' +
+		'only, as the Base URL (README, "Security").';
+	if (!redirectedFrom) {
+		return new NodeOperationError(
+			ctx.getNode(),
+			`Refused to ${file.action}: its address ${problem}`,
+			{
+				itemIndex: file.itemIndex,
+				description: `Nothing was sent to ${shortUrl(url)}. ${rule}`,
+			},
+		);
+	}
+	return new NodeOperationError(
+		ctx.getNode(),
+		`Refused to ${file.action}: the content host redirected it to an address that ${problem}`,
+		{
+			itemIndex: file.itemIndex,
+			description:
+				`The content host answered ${shortUrl(redirectedFrom)} with a redirect to ${shortUrl(url)}; ` +
+				`nothing was sent to ${shortUrl(url)}. ${rule}`,
+		},
+	);
 }
 
 /**

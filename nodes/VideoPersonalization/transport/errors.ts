@@ -52,8 +52,15 @@ export interface CallContext {
 	/** True when a call that creates something may have been carried out anyway (dropped connection, 5xx). */
 	mayHaveCommitted?: boolean;
 	itemIndex?: number;
-	/** Where the address came from (a credential field, or a file address the service gave) and the address. */
-	endpoint?: { field: 'Base URL' | 'GraphQL Endpoint' | 'file'; url: string };
+	/**
+	 * Where the address came from (a credential field, or a file address the service gave) and the
+	 * address; for a file reached through a redirect, the address that redirected to it.
+	 */
+	endpoint?: {
+		field: 'Base URL' | 'GraphQL Endpoint' | 'file';
+		url: string;
+		redirectedFrom?: string;
+	};
 }
 
 export interface DescribedFailure {
@@ -178,11 +185,24 @@ function classifySsrf(
 	const named = host && host !== ip && !/^[\d.]+$|:/.test(host) ? host : undefined;
 	const target =
 		blockedHostname ?? (named && ip ? `${named} (${ip})` : ip || host || NOTES.theAddress);
-	const range = ip ? `${ip}/${ip.includes(':') ? 128 : 32}` : undefined;
-	const allow = blockedHostname
-		? NOTES.allowHostname(blockedHostname)
-		: NOTES.allowRange(range, named);
-	return { reason: 'ssrf', fill: { target, allow } };
+	if (blockedHostname) return { reason: 'ssrfHostname', fill: { target } };
+	const range = ip ? `${ip}/${ip.includes(':') ? 128 : 32}` : NOTES.itsRange;
+	const byName = named ? NOTES.allowByName(named) : NOTES.numbersOnly;
+	return { reason: 'ssrf', fill: { target, range, byName } };
+}
+
+/** Which address refused a connection: the host and port dialled, and the IP address the error names if another. */
+function refusedBy(detail: string, context: CallContext): string {
+	let host = '';
+	try {
+		const url = new URL(context.endpoint?.url ?? '');
+		host = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
+	} catch {
+		// No address known: the error's own, if any.
+	}
+	const ip = /ECONNREFUSED (\S+)/.exec(detail)?.[1];
+	if (ip && ip !== host) return host ? `${host} (${ip})` : ip;
+	return host || NOTES.theAddress;
 }
 
 function classifyOutOfTime(failure: OutOfTime, context: CallContext): Classified {
@@ -218,7 +238,8 @@ function classify(failure: Failure, context: CallContext): Classified {
 			return { httpCode: String(failure.status), ...classifyHttp(failure, context) };
 		case 'network': {
 			const reason = NETWORK_REASONS[failure.code] ?? 'unreachable';
-			return { reason, fill: { detail: clean(failure.detail, context.secrets) } };
+			const detail = clean(failure.detail, context.secrets);
+			return { reason, fill: { detail, target: refusedBy(detail, context) } };
 		}
 		case 'ssrf':
 			return classifySsrf(failure, context);
@@ -236,12 +257,13 @@ function classify(failure: Failure, context: CallContext): Classified {
 	}
 }
 
-/** "the Base URL in the credential (now https://api.example.com/v1)", or the file address. */
+/** "the Base URL in the credential (now https://api.example.com/v1)", the file address, or the redirect to it. */
 function addressOf(context: CallContext): string {
 	const endpoint = context.endpoint ?? { field: 'Base URL', url: '' };
-	return endpoint.field === 'file'
-		? NOTES.fileAddress(shortUrl(endpoint.url))
-		: NOTES.credentialField(endpoint.field, endpoint.url);
+	if (endpoint.field !== 'file') return NOTES.credentialField(endpoint.field, endpoint.url);
+	return endpoint.redirectedFrom
+		? NOTES.redirectAddress(shortUrl(endpoint.redirectedFrom), shortUrl(endpoint.url))
+		: NOTES.fileAddress(shortUrl(endpoint.url));
 }
 
 /** The message and description of a failure: its reason's wording (wording.ts), filled in for the call. */

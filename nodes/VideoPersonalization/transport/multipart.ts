@@ -86,6 +86,23 @@ export async function binarySize(ctx: IExecuteFunctions, binary: IBinaryData): P
 	return Buffer.byteLength(binary.data, BINARY_ENCODING);
 }
 
+/** The first bytes of a binary property (to tell its format), read without loading the rest. */
+export async function binaryHead(
+	ctx: IExecuteFunctions,
+	binary: IBinaryData,
+	count = 4096,
+): Promise<Buffer> {
+	if (!binary.id)
+		return Buffer.from(binary.data.slice(0, Math.ceil(count / 3) * 4), BINARY_ENCODING);
+	const stream = await ctx.helpers.getBinaryStream(binary.id, count);
+	try {
+		for await (const chunk of stream) return (chunk as Buffer).subarray(0, count);
+		return Buffer.alloc(0);
+	} finally {
+		stream.destroy();
+	}
+}
+
 /** A fresh multipart body for each attempt (a stream can be read only once). */
 export function multipartBody(
 	ctx: IExecuteFunctions,

@@ -35,6 +35,8 @@ export type Sending = ServiceRequest &
 		/** The option that sets the budget, named in the advice when it runs out. */
 		budgetSetting?: string;
 		timeoutMs: number;
+		/** The hosts (host:port) that answered in this execution; see nextTry. */
+		answered?: Set<string>;
 	};
 
 /** The execution's stop signal, where the context has one. */
@@ -125,6 +127,15 @@ export function retryDelayMs(
 	return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
+/** host:port of the address a call goes to. */
+function hostOf(call: Sending): string {
+	try {
+		return new URL(call.endpoint?.url ?? '').host;
+	} catch {
+		return ''; // no address known: treated as one that never answered
+	}
+}
+
 function retryAfterOf(failure: Failure): string | undefined {
 	return failure.kind === 'http' ? headerText(failure.headers, 'retry-after') : undefined;
 }
@@ -182,6 +193,7 @@ async function attemptOnce(
 		const { statusCode: status, body, ...response } = await send(timeoutMs);
 		const headers = (response.headers ?? {}) as IDataObject;
 		gate?.answered(sentAt, { status, headers });
+		call.answered?.add(hostOf(call));
 		if ((status >= 200 && status < 300) || call.accept?.(status, body)) {
 			return { response: { status, headers, body } };
 		}
@@ -216,6 +228,11 @@ function nextTry(
 		return 'again';
 	}
 	progress.faults++;
+	// A refused connection where nothing has answered in this execution is a wrong host or port,
+	// not a service restarting: one quick retry, not the minute of backoff.
+	const refused = failure.kind === 'network' && failure.code === 'ECONNREFUSED';
+	if (refused && progress.faults > 1 && !call.answered?.has(hostOf(call)))
+		throw callError(ctx, call, progress, failure);
 	const delay = retryDelayMs(
 		progress.faults,
 		retryAfterOf(failure),

@@ -76,8 +76,9 @@ export const WORDING = {
 
 	// Network faults
 	refused: [
-		'Could not connect to the service to {action}: connection refused',
-		'Check {address} and that the service is reachable.{retried}',
+		'Could not connect to the service to {action}: {target} refused the connection',
+		'Nothing accepts connections at that host and port. Check the port and host in {address}, and ' +
+			'that the service is running.{retried}',
 	],
 	noHost: [
 		"Could not find the service's host to {action}",
@@ -92,10 +93,19 @@ export const WORDING = {
 		'The service closed the connection before answering.{committed}{retried}',
 	],
 	unreachable: ['Could not reach the service to {action}', '{detail}{committed}{retried}'],
+	// The message names the setting: n8n shows only the message when a trigger fails to activate.
 	ssrf: [
-		"n8n's SSRF protection refused to {action}: {target} is a blocked address, so nothing was sent",
-		'The address comes from {address}. An n8n administrator can allow it by {allow}, then ' +
-			'restarting n8n (README, "Security").',
+		"n8n's SSRF protection refused to {action}: {target} is a blocked address, so nothing was sent. " +
+			'To allow it, add {range} to N8N_SSRF_ALLOWED_IP_RANGES and restart n8n',
+		'The address comes from {address}.{byName} An n8n administrator sets this in the environment ' +
+			'of every n8n process, workers included (README, "Security").',
+	],
+	ssrfHostname: [
+		"n8n's SSRF protection refused to {action}: {target} is a blocked host name, so nothing was sent. " +
+			'To allow it, add {target} to N8N_SSRF_ALLOWED_HOSTNAMES and restart n8n',
+		'The address comes from {address}. The name is in N8N_SSRF_BLOCKED_HOSTNAMES; ' +
+			'N8N_SSRF_ALLOWED_HOSTNAMES overrides it. An n8n administrator sets this in the environment ' +
+			'of every n8n process, workers included (README, "Security").',
 	],
 
 	// GraphQL errors (UNAUTHENTICATED, FORBIDDEN and NOT_FOUND read as badKey, forbidden, notFound)
@@ -148,16 +158,16 @@ export const NOTES = {
 	textPage: ' It answered with plain text instead of JSON.',
 	anotherAddress: 'another address',
 	fileAddress: (url: string) => `the file address the service gave (${url})`,
+	redirectAddress: (from: string, to: string) =>
+		`a redirect: the content host answered ${from} with a redirect to ${to}`,
 	credentialField: (field: string, url: string) =>
 		`the ${field} in the credential${url ? ` (now ${url})` : ''}`,
 	theAddress: 'the address',
-	allowHostname: (hostname: string) =>
-		`adding ${hostname} to N8N_SSRF_ALLOWED_HOSTNAMES (it is in N8N_SSRF_BLOCKED_HOSTNAMES)`,
-	allowRange: (range: string | undefined, hostname: string | undefined) =>
-		`adding ${range ?? 'its address range'} to N8N_SSRF_ALLOWED_IP_RANGES` +
-		(hostname
-			? ` or ${hostname} to N8N_SSRF_ALLOWED_HOSTNAMES`
-			: ' (N8N_SSRF_ALLOWED_HOSTNAMES allows names, not an address written as numbers)'),
+	itsRange: 'its address range',
+	allowByName: (hostname: string) =>
+		` Adding ${hostname} to N8N_SSRF_ALLOWED_HOSTNAMES instead allows it by name.`,
+	numbersOnly:
+		' N8N_SSRF_ALLOWED_HOSTNAMES would not: it allows names, not an address written as numbers.',
 	waitAdvice: (setting: string | undefined, minutes: number) =>
 		setting
 			? `To wait for it, set ${setting} to ${minutes} or more; or run again later.`

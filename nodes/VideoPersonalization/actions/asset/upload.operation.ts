@@ -1,7 +1,7 @@
 import type { IBinaryData, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { ASSET_TYPES, type AssetType, checkUpload } from '../../helpers/uploadRules';
-import { binarySize, multipartBody } from '../../transport/multipart';
+import { binaryHead, binarySize, multipartBody } from '../../transport/multipart';
 import { fieldError, optionsCollection, readTimeoutMs } from '../common';
 import type { ItemExecute, OperationOption } from '../types';
 import { readTags } from './locator';
@@ -93,6 +93,7 @@ export const execute: ItemExecute = async function (itemIndex, api) {
 		mimeType: binary.mimeType ?? '',
 		size,
 		requestedType: chosenType === 'auto' ? undefined : (chosenType as AssetType),
+		head: size > 0 ? await binaryHead(this, binary) : undefined,
 	});
 	if (!check.ok) {
 		const field = check.field === 'Type' ? 'Type' : 'Input Binary Field';

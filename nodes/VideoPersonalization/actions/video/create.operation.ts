@@ -3,18 +3,18 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
-	NodeApiError,
-	NodeOperationError,
 } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { createdVideo, optionalText } from '../../helpers/answers';
 import { mapWithConcurrency } from '../../helpers/pool';
 import { TEMPLATE_PERMISSION } from '../../helpers/permissions';
-import { customerDataProblem } from '../../helpers/templateFields';
-import type { RestRequest, ServiceClient } from '../../transport/client';
+import { customerDataProblems } from '../../helpers/templateFields';
+import { DEFAULT_TIMEOUT_MS, type RestRequest, type ServiceClient } from '../../transport/client';
 import {
 	failedItem,
 	fieldError,
+	itemError,
 	ITEM_CONCURRENCY,
 	optionsCollection,
 	readBudgetMs,
@@ -99,7 +99,18 @@ export const description: INodeProperties[] = [
 			'Whether to wait until the video is published or failed and output the final video (with its URL). ' +
 			'All items are waited for together.',
 	},
-	optionsCollection(waitOptions),
+	optionsCollection([
+		{
+			displayName: 'Check Only (No Credits Spent)',
+			name: 'checkOnly',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to only check each item as Create does and output { ok: true, title, template, customer_data } ' +
+				'or { ok: false, problems }, creating no video',
+		},
+		...waitOptions,
+	]),
 ];
 
 function readAspectRatio(ctx: IExecuteFunctions, itemIndex: number): string {
@@ -143,30 +154,63 @@ interface VideoRequest {
 	itemIndex: number;
 	call: RestRequest;
 	wait: WaitSettings;
+	templateName: string;
 }
 
-/** Reads and checks one item and resolves its template. */
+/**
+ * Runs one of an item's checks. In a real run a problem is thrown, so the first one stops the
+ * item; with Check Only (`problems` given) it is noted and the next checks still run. A failure
+ * of the service (other than refusing the item's template, 403) is thrown either way.
+ */
+async function noted<T>(
+	problems: Error[] | undefined,
+	check: () => T | Promise<T>,
+): Promise<T | undefined> {
+	let failure: unknown;
+	try {
+		return await check();
+	} catch (error) {
+		failure = error;
+	}
+	const refused = failure instanceof NodeApiError && failure.httpCode === '403';
+	if (!problems || !(failure instanceof NodeOperationError || refused)) throw failure;
+	problems.push(failure as Error);
+	return undefined;
+}
+
+/**
+ * Reads and checks one item and resolves its template: its request, or undefined when Check
+ * Only noted problems. A real run and Check Only take this one path.
+ */
 async function readRequest(
 	ctx: IExecuteFunctions,
 	api: ServiceClient,
 	itemIndex: number,
-): Promise<VideoRequest> {
-	const title = readTitle(ctx, itemIndex);
-	const criteria = readTemplateCriteria(ctx, itemIndex);
-	const customerData = readCustomerData(ctx, itemIndex);
-	const aspectRatio = readAspectRatio(ctx, itemIndex);
+	problems?: Error[],
+): Promise<VideoRequest | undefined> {
+	const check = async <T>(read: () => T | Promise<T>) => await noted(problems, read);
+	const title = await check(() => readTitle(ctx, itemIndex));
+	const criteria = await check(() => readTemplateCriteria(ctx, itemIndex));
+	const customerData = await check(() => readCustomerData(ctx, itemIndex));
+	const aspectRatio = await check(() => readAspectRatio(ctx, itemIndex));
 	const fields = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const aiMessaging = readAiMessaging(ctx, itemIndex, fields);
-	const timeoutMs = readTimeoutMs(ctx, itemIndex);
-	// Read now though the client reads it for each request: a wrong value stops the run before
-	// any video is created, even when this item's template was already looked up for another.
-	readBudgetMs(ctx, itemIndex);
-	const wait = readWaitSettings(ctx, itemIndex, timeoutMs);
-	const template = await resolveTemplate(ctx, api, itemIndex, criteria);
-	const problem = customerDataProblem(template.fields, customerData);
-	if (problem) {
-		throw fieldError(ctx, itemIndex, 'Customer Data', `${problem} (template "${template.name}")`);
-	}
+	const aiMessaging = await check(() => readAiMessaging(ctx, itemIndex, fields));
+	const timeoutMs = (await check(() => readTimeoutMs(ctx, itemIndex))) ?? DEFAULT_TIMEOUT_MS;
+	// Read here too: a wrong value stops the run before any video is created (an item's template may
+	// have been looked up for another), and no lookup, which other items may share, is sent with it.
+	const budgetMs = await check(() => readBudgetMs(ctx, itemIndex));
+	const wait = await check(() => readWaitSettings(ctx, itemIndex, timeoutMs));
+	const template =
+		criteria && budgetMs && (await check(() => resolveTemplate(ctx, api, itemIndex, criteria)));
+	const badData =
+		template && customerData
+			? customerDataProblems(template.fields, customerData).map((problem) =>
+					fieldError(ctx, itemIndex, 'Customer Data', `${problem} (template "${template.name}")`),
+				)
+			: [];
+	for (const error of badData) await check(() => Promise.reject(error));
+	if (!title || !criteria || !template || !customerData || !aspectRatio || !wait) return undefined;
+	if (problems?.length) return undefined;
 	const body: IDataObject = {
 		title,
 		template_id: template.id,
@@ -186,7 +230,22 @@ async function readRequest(
 		itemIndex,
 		timeoutMs,
 	};
-	return { itemIndex, call, wait };
+	return { itemIndex, call, wait, templateName: template.name };
+}
+
+/** Check Only's output for an item: what Create would send, or every problem found, by field. */
+function checkedItem(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	request: VideoRequest | undefined,
+	problems: Error[],
+): INodeExecutionData {
+	const messages = problems.map((problem) => itemError(ctx, problem, itemIndex).message);
+	const { template_id: id, ...body } = (request?.call.body ?? {}) as IDataObject;
+	const json: IDataObject = request
+		? { ok: true, title: body.title, template: { id, name: request.templateName }, ...body }
+		: { ok: false, problems: [...new Set(messages)] };
+	return { json, pairedItem: { item: itemIndex } };
 }
 
 type ItemFailure = NodeApiError | NodeOperationError;
@@ -247,7 +306,8 @@ async function forEachItem<Input extends { itemIndex: number }, Output>(
 /**
  * Create runs all items itself: every item is read and checked and its template resolved before
  * any video is created, so a mistake in one item costs no credits for the others; then the
- * videos are created, then those with Wait for Completion are waited for together.
+ * videos are created, then those with Wait for Completion are waited for together. An item with
+ * Check Only stops after its checks: its output says what would be sent, or every problem.
  */
 export async function executeAll(
 	this: IExecuteFunctions,
@@ -255,9 +315,15 @@ export async function executeAll(
 ): Promise<INodeExecutionData[]> {
 	const run: CreateRun = { outputs: new Map(), created: [] };
 	const items = this.getInputData().map((_, itemIndex) => ({ itemIndex }));
-	const requests = await forEachItem(this, run, items, async ({ itemIndex }) =>
-		readRequest(this, api, itemIndex),
-	);
+	const checked = await forEachItem(this, run, items, async ({ itemIndex }) => {
+		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const problems = options.checkOnly === true ? [] : undefined;
+		const request = await readRequest(this, api, itemIndex, problems);
+		if (!problems) return request ? [request] : [];
+		run.outputs.set(itemIndex, checkedItem(this, itemIndex, request, problems));
+		return [];
+	});
+	const requests = checked.flat();
 	await forEachItem(this, run, requests, async ({ itemIndex, call, wait }) => {
 		const video = createdVideo(await api.object(call));
 		if (!video) {
@@ -267,8 +333,10 @@ export async function executeAll(
 	});
 	await waitForCreatedVideos(this, api, run.created);
 	try {
-		for (const { itemIndex, item, error } of [...run.created].sort(inItemOrder)) {
+		for (const { itemIndex, item, error, videoId } of [...run.created].sort(inItemOrder)) {
 			const output = error ? failedItem(this, error, itemIndex) : item;
+			// A video that exists keeps its id beside its error (not finished, or not checked).
+			if (error) output.json = { id: videoId, ...output.json };
 			run.outputs.set(itemIndex, { ...output, pairedItem: { item: itemIndex } });
 		}
 	} catch (error) {

@@ -3,7 +3,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { resources } from '../../../../nodes/VideoPersonalization/actions/registry.ts';
 import type { Sandbox } from '../../../../sandbox/index.mts';
 import { allText, binaryItem, capturedLogs, runNode } from '../../../harness/engine.mts';
-import { credentialsFor, useSandbox } from '../../../harness/fixtures.mts';
+import { credentialsFor, mediaBytes, useSandbox } from '../../../harness/fixtures.mts';
 
 const CANARY = 'vpk_canary_5f0c2e8a91d34b7c';
 const sandbox = useSandbox({ extraKeys: [{ key: CANARY, role: 'ROLE_ADMIN' }] });
@@ -46,8 +46,8 @@ const operations: OperationCase[] = [
 		operation: 'upload',
 		parameters: () => ({ binaryPropertyName: '={{ $json.fail ? "nothing" : "data" }}' }),
 		items: async () => [
-			await binaryItem(Buffer.from('png'), 'a.png', 'image/png', 'data', {}),
-			await binaryItem(Buffer.from('png'), 'b.png', 'image/png', 'data', { fail: true }),
+			await binaryItem(mediaBytes('a.png', 16), 'a.png', 'image/png', 'data', {}),
+			await binaryItem(mediaBytes('b.png', 16), 'b.png', 'image/png', 'data', { fail: true }),
 		],
 	},
 	{

@@ -1,6 +1,6 @@
 /** A template's fields read defensively, shown in the resource mapper, mapped into customer_data and checked. */
 import {
-	customerDataProblem,
+	customerDataProblems,
 	mappedCustomerData,
 	readTemplateFields,
 	refusedSubfield,
@@ -99,7 +99,7 @@ describe('toMapperFields', () => {
 	});
 });
 
-describe('customerDataProblem', () => {
+describe('customerDataProblems', () => {
 	const fields = readTemplateFields([
 		{ name: 'title', type: 'text', required: true, maxLength: 5, defaultValue: 'Hi' },
 		{ name: 'first_name', type: 'text', required: true },
@@ -127,7 +127,7 @@ describe('customerDataProblem', () => {
 			'"title" is 55 characters long; the template allows at most 5',
 		],
 	])('%j: %s', (data, problem) => {
-		expect(customerDataProblem(fields, data)).toBe(problem);
+		expect(customerDataProblems(fields, data)).toEqual([problem]);
 	});
 
 	it.each([
@@ -142,7 +142,18 @@ describe('customerDataProblem', () => {
 		[{ ...ok, font: 'Inter' }],
 		[{ ...ok, first_name: 42, coupon: { any: 'thing' } }],
 	])('passes %j', (data) => {
-		expect(customerDataProblem(fields, data)).toBeUndefined();
+		expect(customerDataProblems(fields, data)).toEqual([]);
+	});
+
+	it('names every value that breaks the template, in the order of its fields', () => {
+		expect(
+			customerDataProblems(fields, { title: 'Hello!', logo: 'my logo', color: 'red' }),
+		).toEqual([
+			'"title" is 6 characters long; the template allows at most 5',
+			'"first_name" is required by the template',
+			'"logo" must be an asset ID or a file\'s address, got "my logo"',
+			'"color" must be a colour such as #1A73E8, got "red"',
+		]);
 	});
 });
 

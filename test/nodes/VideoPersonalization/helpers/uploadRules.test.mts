@@ -2,13 +2,18 @@
  * The asset formats and size limits (docs/service-facts.md, "Assets"), checked before a file is
  * sent. The service says "MB", decimal as the spec writes it: 10 MB = 10,000,000 bytes.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import {
 	type AssetType,
 	checkUpload,
+	contentFormats,
 	identifyFormat,
 	type UploadCheck,
 	type UploadFacts,
 } from '../../../../nodes/VideoPersonalization/helpers/uploadRules.ts';
+import { mediaBytes } from '../../../harness/fixtures.mts';
 
 const MB = 1_000_000;
 const MiB = 1024 * 1024;
@@ -237,5 +242,42 @@ describe('checkUpload: sizes', () => {
 
 	it('a one-byte file passes', () => {
 		expect(passed(checkUpload(facts('tiny.wav', 'audio/wav', 1))).format).toBe('WAV');
+	});
+});
+
+describe('contentFormats: what the first bytes of a file are', () => {
+	const head = (bytes: string) => Buffer.from(bytes, 'latin1');
+
+	it.each([
+		['video.mp4', ['MP4', 'MOV']],
+		['audio.mp3', ['MP3']],
+		['thumbnail.jpg', ['JPG']],
+	])('reads real files (made with ffmpeg): %s is %j', (name, formats) => {
+		const file = readFileSync(join(process.cwd(), 'sandbox', 'media', name));
+		expect(contentFormats(file.subarray(0, 4096))).toEqual(formats);
+	});
+
+	it.each(SPEC_FORMATS)('a %s %s file shows its format', (_type, label, _mime, extensions) => {
+		expect(contentFormats(mediaBytes(`x.${extensions[0]}`))).toContain(label);
+	});
+
+	it.each([
+		['an MP3 frame with no tag', '\xff\xfb\x90\x64', ['MP3']],
+		['an AAC ADTS frame', '\xff\xf9\x50\x80', ['AAC']],
+		[
+			'an ID3 tag before an AAC frame',
+			'ID3\x04\x00\x00\x00\x00\x00\x02ab\xff\xf1\x50\x80',
+			['AAC'],
+		],
+		['an ID3 tag longer than the bytes read', 'ID3\x04\x00\x00\x00\x01\x00\x00', ['MP3', 'AAC']],
+		['M4A audio', '\x00\x00\x00\x1cftypM4A \x00\x00', ['AAC']],
+		['a QuickTime movie without ftyp', '\x00\x00\x00\x08wide\x00\x00', ['MP4', 'MOV']],
+		['an SVG with a BOM', '\xef\xbb\xbf  <svg>', ['SVG']],
+		['XML that is not SVG', '<?xml version="1.0"?><note/>', []],
+		['a GIF', 'GIF89a\x01\x00', []],
+		['a PDF', '%PDF-1.7', []],
+		['nothing', '', []],
+	])('%s', (_name, bytes, formats) => {
+		expect(contentFormats(head(bytes))).toEqual(formats);
 	});
 });

@@ -92,17 +92,21 @@ describe('Video > Create, Download Video: where the file address leads', () => {
 		expect(elsewhere.requests).toHaveLength(0);
 	});
 
-	it('refuses a redirect that leaves the rule, and sends nothing there', async () => {
+	it('refuses a redirect that leaves the rule, says from where to where, and sends nothing there', async () => {
 		sandbox().store.fileBaseUrl = redirector.url;
 		redirectTo = (path) => `${anotherMachine()}${path}`;
 		const { items } = await createAndDownload(true, { downloadThumbnail: true });
 		const video = items[0].json;
-		expect(redirector.requests.map((request) => request.url)).toEqual([
-			`/videos/${String(video.id)}.mp4`,
-		]);
+		const path = `/videos/${String(video.id)}.mp4`;
+		expect(redirector.requests.map((request) => request.url)).toEqual([path]);
 		expect(video.error).toBe(
 			`Refused to download ${String(video.id)}.mp4 of the video "${String(video.id)}": ` +
 				'the content host redirected it to an address that is http:// to another machine',
+		);
+		expect(video.details).toBe(
+			`The content host answered ${redirector.url}${path} with a redirect to ${anotherMachine()}${path}; ` +
+				`nothing was sent to ${anotherMachine()}${path}. Files are downloaded over https://, or http:// on ` +
+				'this machine (localhost, 127.x.x.x, [::1]) only, as the Base URL (README, "Security").',
 		);
 		expect(elsewhere.requests).toHaveLength(0);
 	});

@@ -326,7 +326,7 @@ describe('describeFailure: network faults', () => {
 	it.each([
 		[
 			'ECONNREFUSED',
-			/^Could not connect to the service to get the asset "ast_1": connection refused$/,
+			/^Could not connect to the service to get the asset "ast_1": the address refused the connection$/,
 			/Base URL/,
 		],
 		['ENOTFOUND', /^Could not find the service's host to get the asset "ast_1"$/, /host name/],
@@ -622,7 +622,7 @@ describe('toNodeApiError', () => {
 			{ kind: 'network', code: 'ECONNREFUSED', detail: 'x' },
 			context({ itemIndex: 0 }),
 		);
-		expect(error.message).toMatch(/connection refused/);
+		expect(error.message).toMatch(/refused the connection/);
 		expect(error.httpCode ?? undefined).toBeUndefined();
 		expect(error.context.itemIndex).toBe(0);
 	});
@@ -768,7 +768,18 @@ describe('messages name the address and the credential field it came from', () =
 			context({ endpoint: query }),
 		);
 		expect(refused.description).toMatch(
-			/^Check the GraphQL Endpoint in the credential \(now https:\/\/api\.example\.com\/v1\/graphql\)/,
+			/^Nothing accepts connections at that host and port\. Check the port and host in the GraphQL Endpoint in the credential \(now https:\/\/api\.example\.com\/v1\/graphql\)/,
+		);
+		// The host and port dialled (the default port written out), and the address that refused.
+		expect(refused.message).toBe(
+			'Could not connect to the service to get the asset "ast_1": api.example.com:443 refused the connection',
+		);
+		const byAddress = describeFailure(
+			{ kind: 'network', code: 'ECONNREFUSED', detail: 'connect ECONNREFUSED 10.0.0.5:443' },
+			context({ endpoint: query }),
+		);
+		expect(byAddress.message).toMatch(
+			/: api\.example\.com:443 \(10\.0\.0\.5:443\) refused the connection$/,
 		);
 		const host = describeFailure(
 			{ kind: 'network', code: 'ENOTFOUND', detail: 'x' },

@@ -3,6 +3,8 @@
  * non-JSON success bodies), from plain HTTP servers on 127.0.0.1, through the real engine.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 import { allText, capturedLogs, runNode } from '../../../harness/engine.mts';
 import { sendJson, startTestServer, type TestServer } from '../../../harness/httpServer.mts';
@@ -154,5 +156,81 @@ describe('transport against other servers', () => {
 		);
 		expect(error?.message).toBe('The service does not know the field "team" of User [item 0]');
 		expect(error?.description).toMatch(/Deselect it under Options > Fields/);
+	});
+});
+
+describe('a refused connection', () => {
+	const listVideos = { resource: 'video', operation: 'getAll', returnAll: true };
+
+	it('where nothing has answered in this execution: one quick retry, naming the address that refused', async () => {
+		// A port that was free a moment ago: nothing listens there.
+		const probe = createServer();
+		await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+		const { port } = probe.address() as AddressInfo;
+		await new Promise<void>((resolve) => probe.close(() => resolve()));
+		const { error } = await runNode({
+			parameters: listVideos,
+			credentials: { apiKey: KEY, baseUrl: `http://localhost:${port}/v1` },
+		});
+		expect(error?.message).toMatch(
+			new RegExp(
+				`^Could not connect to the service to list videos: localhost:${port} ` +
+					`\\((127\\.0\\.0\\.1|::1):${port}\\) refused the connection \\[item 0\\]$`,
+			),
+		);
+		expect(error?.description).toBe(
+			'Nothing accepts connections at that host and port. Check the port and host in the Base URL in ' +
+				`the credential (now http://localhost:${port}/v1), and that the service is running. ` +
+				'It was retried 1 time.',
+		);
+	});
+
+	it('where the service has answered in this execution (a restart): the usual retries, until it is back', async () => {
+		const page = (number: number) => ({
+			data: Array.from({ length: number < 3 ? 100 : 50 }, (_, index) => ({
+				id: `vid_${number}_${index}`,
+			})),
+			pagination: {
+				total: 250,
+				page: number,
+				limit: 100,
+				next_page: number < 3 ? number + 1 : null,
+			},
+		});
+		let restarts = 0;
+		let listening: Server | undefined;
+		const start = async (port = 0): Promise<number> => {
+			const server = createServer((request, response) => {
+				const number = Number(
+					new URL(request.url ?? '/', 'http://x').searchParams.get('page') ?? 1,
+				);
+				sendJson(response, 200, page(number));
+				if (restarts > 0) return;
+				// After its first answer the service goes away for 2 s, then comes back on its port.
+				restarts++;
+				const { port: own } = server.address() as AddressInfo;
+				response.on('finish', () => {
+					server.closeAllConnections();
+					server.close();
+					setTimeout(() => void start(own), 2000);
+				});
+			});
+			await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+			listening = server;
+			return (server.address() as AddressInfo).port;
+		};
+		const port = await start();
+		try {
+			const { items, error } = await runNode({
+				parameters: listVideos,
+				credentials: { apiKey: KEY, baseUrl: `http://127.0.0.1:${port}/v1` },
+			});
+			expect(error).toBeUndefined();
+			expect(restarts).toBe(1);
+			expect(items).toHaveLength(250);
+		} finally {
+			listening?.closeAllConnections();
+			listening?.close();
+		}
 	});
 });

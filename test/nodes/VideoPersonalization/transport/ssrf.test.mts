@@ -18,17 +18,28 @@ const sandbox = useSandbox({
 	render: { queueMs: 50, minMs: 200, maxMs: 400, failureShare: 0 },
 });
 let blocked: TestServer;
+/** On the allowed 127.0.0.1: answers every file with a redirect to the same path on the blocked address. */
+let redirector: TestServer;
 
 beforeAll(async () => {
 	allowLoopbackOnly();
 	blocked = await startTestServer((_request, response) => sendJson(response, 200, {}), '127.0.0.2');
+	redirector = await startTestServer((request, response) => {
+		response.writeHead(302, { location: `${blocked.url}${request.url}` });
+		response.end();
+	});
 });
-afterAll(async () => await blocked.close());
+afterAll(async () => {
+	await blocked.close();
+	await redirector.close();
+});
 beforeEach(() => blocked.requests.splice(0));
 
+/** The whole message: what was refused, the address, and the setting that allows it (a trigger's activation error shows nothing else). */
 const REFUSED = (action: string) =>
 	new RegExp(
-		`^n8n's SSRF protection refused to ${action}: 127\\.0\\.0\\.2 is a blocked address, so nothing was sent`,
+		`^n8n's SSRF protection refused to ${action}: 127\\.0\\.0\\.2 is a blocked address, so nothing was sent\\. ` +
+			'To allow it, add 127\\.0\\.0\\.2/32 to N8N_SSRF_ALLOWED_IP_RANGES and restart n8n( \\[item \\d+\\])?$',
 	);
 
 describe("n8n's SSRF protection refusing the node's requests", () => {
@@ -53,9 +64,10 @@ describe("n8n's SSRF protection refusing the node's requests", () => {
 		});
 		expect(error?.message).toMatch(REFUSED('create the video "Refused" from Template ID "[^"]+"'));
 		expect(error?.description).toBe(
-			`The address comes from the Base URL in the credential (now ${blocked.url}/v1). An n8n ` +
-				'administrator can allow it by adding 127.0.0.2/32 to N8N_SSRF_ALLOWED_IP_RANGES (N8N_SSRF_ALLOWED_HOSTNAMES ' +
-				'allows names, not an address written as numbers), then restarting n8n (README, "Security"). No video was created in this run.',
+			`The address comes from the Base URL in the credential (now ${blocked.url}/v1). ` +
+				'N8N_SSRF_ALLOWED_HOSTNAMES would not: it allows names, not an address written as numbers. An n8n ' +
+				'administrator sets this in the environment of every n8n process, workers included (README, "Security"). ' +
+				'No video was created in this run.',
 		);
 		expect(allText(error)).not.toMatch(/may have carried it out|retried/);
 		expect(blocked.requests).toHaveLength(0);
@@ -77,10 +89,11 @@ describe("n8n's SSRF protection refusing the node's requests", () => {
 			endpoint: { field: 'Base URL', url: 'https://api.internal.example/v1' },
 		});
 		expect(described.message).toBe(
-			"n8n's SSRF protection refused to list videos: api.internal.example (10.1.2.3) is a blocked address, so nothing was sent",
+			"n8n's SSRF protection refused to list videos: api.internal.example (10.1.2.3) is a blocked address, so nothing was sent. " +
+				'To allow it, add 10.1.2.3/32 to N8N_SSRF_ALLOWED_IP_RANGES and restart n8n',
 		);
 		expect(described.description).toContain(
-			'adding 10.1.2.3/32 to N8N_SSRF_ALLOWED_IP_RANGES or api.internal.example to N8N_SSRF_ALLOWED_HOSTNAMES',
+			'Adding api.internal.example to N8N_SSRF_ALLOWED_HOSTNAMES instead allows it by name.',
 		);
 	});
 
@@ -99,12 +112,13 @@ describe("n8n's SSRF protection refusing the node's requests", () => {
 			endpoint: { field: 'file', url: 'https://cdn.example.com/v.mp4?signature=secret' },
 		});
 		expect(described.message).toBe(
-			`n8n's SSRF protection refused to download v.mp4 of the video "v": cdn.example.com is a blocked address, so nothing was sent`,
+			`n8n's SSRF protection refused to download v.mp4 of the video "v": cdn.example.com is a blocked host name, so nothing was sent. ` +
+				'To allow it, add cdn.example.com to N8N_SSRF_ALLOWED_HOSTNAMES and restart n8n',
 		);
 		expect(described.description).toBe(
-			'The address comes from the file address the service gave (https://cdn.example.com/v.mp4). An n8n administrator ' +
-				'can allow it by adding cdn.example.com to N8N_SSRF_ALLOWED_HOSTNAMES (it is in N8N_SSRF_BLOCKED_HOSTNAMES), ' +
-				'then restarting n8n (README, "Security").',
+			'The address comes from the file address the service gave (https://cdn.example.com/v.mp4). The name is in ' +
+				'N8N_SSRF_BLOCKED_HOSTNAMES; N8N_SSRF_ALLOWED_HOSTNAMES overrides it. An n8n administrator sets this in the ' +
+				'environment of every n8n process, workers included (README, "Security").',
 		);
 	});
 
@@ -141,7 +155,43 @@ describe("n8n's SSRF protection refusing the node's requests", () => {
 		}
 	});
 
-	it("the trigger's first poll (at activation) says why it failed", async () => {
+	it('Download Video refuses a redirect to a blocked address, saying it was a redirect, from where to where', async () => {
+		const s = sandbox();
+		s.store.fileBaseUrl = redirector.url;
+		try {
+			const { items, error } = await runNode({
+				parameters: {
+					resource: 'video',
+					operation: 'create',
+					title: 'Redirected elsewhere',
+					template: { __rl: true, mode: 'id', value: s.known.stockTemplateId },
+					customerDataMode: 'keyValue',
+					customerData: { values: [{ key: 'first_name', value: 'Ana' }] },
+					waitForCompletion: true,
+					options: { pollInterval: 1, downloadVideo: true },
+				},
+				credentials: credentialsFor(s),
+				continueOnFail: true,
+			});
+			expect(error).toBeUndefined();
+			const video = items[0].json;
+			const path = `/videos/${String(video.id)}.mp4`;
+			expect(video.error).toMatch(
+				REFUSED(`download ${String(video.id)}\\.mp4 of the video "${String(video.id)}"`),
+			);
+			expect(video.details).toContain(
+				`The address comes from a redirect: the content host answered ${redirector.url}${path} with a ` +
+					`redirect to ${blocked.url}${path}.`,
+			);
+			expect(video.details).not.toContain('the file address the service gave');
+			expect(redirector.requests.map((request) => request.url)).toContain(path);
+			expect(blocked.requests).toHaveLength(0);
+		} finally {
+			s.store.fileBaseUrl = undefined;
+		}
+	});
+
+	it("the trigger's first poll (at activation) fails with a message that names the setting that allows the address", async () => {
 		const poll = pollTrigger({
 			parameters: { event: 'videoPublished' },
 			credentials: { apiKey: 'k', baseUrl: `${blocked.url}/v1` },

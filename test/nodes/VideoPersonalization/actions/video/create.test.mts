@@ -364,12 +364,161 @@ describe('Video > Create', () => {
 		expect(error).toBeUndefined();
 		expect(posts).toHaveLength(0);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		for (const item of items) expect(item.json.error).toMatch(/\(403\) \[item \d\]$/);
+		// One lookup failed for all three: each error names its own item.
+		items.forEach((item, index) =>
+			expect(item.json.error).toMatch(new RegExp(`\\(403\\) \\[item ${index}\\]$`)),
+		);
+	});
+
+	it('keeps the id of a video that was created but not finished beside its error', async () => {
+		const { items } = await create(
+			{ waitForCompletion: true, options: { waitTimeout: 0.01, pollInterval: 1 } },
+			{ continueOnFail: true },
+		);
+		expect(items[0].json.error).toMatch(/^Video "vid_[^"]+" was not finished after/);
+		expect(sandbox().store.getVideo(String(items[0].json.id))).toBeDefined();
+	});
+});
+
+describe('Video > Create > Check Only (No Credits Spent)', () => {
+	const CHECKED_ITEMS: IDataObject[] = [
+		{ name: 'Ana', data: { first_name: 'Ana', primary_color: '#0B6E4F' } },
+		{ name: '', data: { title: 'x'.repeat(78), primary_color: 'reddish' } },
+		{ name: 'Ben', data: 'not json', ratio: '4:3', giveUpAfter: 0 },
+		{ name: 'Chloé', data: {}, template: 'tpl_nope' },
+	];
+	const checkParameters = (checkOnly: boolean): IDataObject => ({
+		title: '={{ $json.name }}',
+		template: byId('={{ $json.template ?? "tpl_stock_welcome" }}'),
+		customerDataMode: 'json',
+		customerDataJson:
+			'={{ typeof $json.data === "string" ? $json.data : JSON.stringify($json.data) }}',
+		aspectRatio: '={{ $json.ratio ?? "16:9" }}',
+		options: { checkOnly, giveUpAfter: '={{ $json.giveUpAfter ?? 5 }}' },
+	});
+
+	it('checks every item as Create does, names every problem by item and field, and creates nothing', async () => {
+		const s = sandbox();
+		const before = s.store.listVideos().length;
+		const { items, error, posts } = await create(checkParameters(true), { items: CHECKED_ITEMS });
+		expect(error).toBeUndefined();
+		expect(posts).toHaveLength(0);
+		expect(s.requests.log.filter((request) => request.method === 'POST')).toEqual(
+			s.requests.log.filter((request) => request.path === '/v1/graphql'),
+		);
+		expect(s.store.listVideos()).toHaveLength(before);
+		expect(items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
+		const template = `(template "${s.known.stockTemplateName}")`;
+		expect(items.map((item) => item.json)).toEqual([
+			{
+				ok: true,
+				title: 'Ana',
+				template: { id: s.known.stockTemplateId, name: s.known.stockTemplateName },
+				customer_data: { first_name: 'Ana', primary_color: '#0B6E4F' },
+				aspect_ratio: '16:9',
+			},
+			{
+				ok: false,
+				problems: [
+					'Title: is empty [item 1]',
+					`Customer Data: "title" is 78 characters long; the template allows at most 60 ${template} [item 1]`,
+					`Customer Data: "primary_color" must be a colour such as #1A73E8, got "reddish" ${template} [item 1]`,
+				],
+			},
+			{
+				ok: false,
+				problems: [
+					expect.stringMatching(/^Customer Data \(JSON\): is not valid JSON .*\[item 2\]$/),
+					'Aspect Ratio: must be one of 9:16, 16:9, 1:1, got "4:3" [item 2]',
+					'Give Up After (Minutes): must be a number of minutes above 0, got 0 [item 2]',
+				],
+			},
+			{ ok: false, problems: ['Template: no template has the ID "tpl_nope" [item 3]'] },
+		]);
+	});
+
+	it('runs the checks of a real Create: its error for each item is the first problem Check Only names', async () => {
+		const checked = await create(checkParameters(true), { items: CHECKED_ITEMS });
+		const real = await create(checkParameters(false), {
+			items: CHECKED_ITEMS,
+			continueOnFail: true,
+		});
+		expect(real.posts).toHaveLength(1);
+		const firstProblems = checked.items.map((item) => (item.json.problems as string[])?.[0]);
+		expect(real.items.map((item) => item.json.error)).toEqual(firstProblems);
+	});
+
+	it('its output feeds a Create: what was checked is what is created', async () => {
+		const s = sandbox();
+		const checked = await create(checkParameters(true), { items: CHECKED_ITEMS.slice(0, 1) });
+		const { items, error } = await create(
+			{
+				title: '={{ $json.title }}',
+				template: byId('={{ $json.template.id }}'),
+				customerDataMode: 'json',
+				customerDataJson: '={{ JSON.stringify($json.customer_data) }}',
+				aspectRatio: '={{ $json.aspect_ratio }}',
+			},
+			{ items: checked.items.map((item) => item.json) },
+		);
+		expect(error).toBeUndefined();
+		const video = s.store.getVideo(String(items[0].json.id));
+		const { ok, template, ...sent } = checked.items[0].json;
+		expect(ok).toBe(true);
+		expect(video).toMatchObject({
+			title: sent.title,
+			templateId: (template as IDataObject).id,
+			customerData: sent.customer_data,
+			aspectRatio: sent.aspect_ratio,
+		});
+	});
+
+	it('a template the key may not use is a problem of the item (403)', async () => {
+		const s = sandbox();
+		const { items, posts } = await create(
+			{ template: byId(s.known.otherBrandTemplateId), options: { checkOnly: true } },
+			{ items: [{}, {}] },
+		);
+		expect(posts).toHaveLength(0);
+		items.forEach((item, index) =>
+			expect(item.json).toEqual({
+				ok: false,
+				problems: [expect.stringMatching(new RegExp(`\\(403\\) \\[item ${index}\\]$`))],
+			}),
+		);
+	});
+
+	it('a lookup that fails for a reason of the service fails the items, each with its own number', async () => {
+		const s = sandbox();
+		s.faults.script([
+			{ kind: 'text', status: 401, times: 'always', match: { path: '/v1/graphql' } },
+		]);
+		try {
+			const parameters = { options: { checkOnly: true } };
+			const stopped = await create(parameters, { items: [{}, {}, {}] });
+			expect(stopped.error?.message).toBe('The service rejected the API key (401) [item 0]');
+			const { items, posts } = await create(parameters, {
+				items: [{}, {}, {}],
+				continueOnFail: true,
+			});
+			expect(posts).toHaveLength(0);
+			expect(items.map((item) => item.json.error)).toEqual(
+				[0, 1, 2].map((index) => `The service rejected the API key (401) [item ${index}]`),
+			);
+		} finally {
+			s.faults.clear();
+		}
 	});
 });
 
 describe('Video > Create: the wait options show only where they apply', () => {
-	const WAIT_OPTIONS = ['waitTimeout', 'pollInterval', 'downloadVideo', 'downloadThumbnail'];
+	const WAIT_OPTIONS = [
+		'checkOnly',
+		'waitTimeout',
+		'pollInterval',
+		'downloadVideo',
+		'downloadThumbnail',
+	];
 
 	async function nodeType() {
 		const { nodeTypes } = await engine();
@@ -407,14 +556,14 @@ describe('Video > Create: the wait options show only where they apply', () => {
 			.map((option) => option.name);
 	}
 
-	it('without Wait for Completion, offers only Give Up After and Timeout', async () => {
-		expect(await offered({})).toEqual(['giveUpAfter', 'timeout']);
+	it('without Wait for Completion, offers only Check Only, Give Up After and Timeout', async () => {
+		expect(await offered({})).toEqual(['checkOnly', 'giveUpAfter', 'timeout']);
 		expect(
 			await offered({
 				waitForCompletion: false,
 				options: { downloadVideo: true, downloadThumbnail: true },
 			}),
-		).toEqual(['giveUpAfter', 'timeout']);
+		).toEqual(['checkOnly', 'giveUpAfter', 'timeout']);
 	});
 
 	it('with Wait for Completion, offers the wait options, and a binary property name only with its download', async () => {
@@ -424,6 +573,7 @@ describe('Video > Create: the wait options show only where they apply', () => {
 			'timeout',
 		]);
 		expect(await offered({ waitForCompletion: true, options: { downloadVideo: true } })).toEqual([
+			'checkOnly',
 			'waitTimeout',
 			'pollInterval',
 			'downloadVideo',
@@ -438,6 +588,7 @@ describe('Video > Create: the wait options show only where they apply', () => {
 				options: { downloadVideo: true, downloadThumbnail: true },
 			}),
 		).toEqual([
+			'checkOnly',
 			'waitTimeout',
 			'pollInterval',
 			'downloadVideo',
