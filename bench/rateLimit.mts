@@ -1,27 +1,32 @@
-// Benchmark 6: at the service's rate limit. The sandbox's limiter (a token bucket of R requests
-// per second with a burst of B, one bucket per key, Retry-After in whole seconds rounded up) in
-// front of the node, sending no rate-limit headers (the main mode: the spec shows none) and then
-// its RateLimit headers. Each case runs the node in one child process per n8n process (several
-// executions started together share the process's gate; two processes stand for two queue-mode
-// workers on one key) beside the reference client that knows R, with its own key, at the same
-// time. Time against N/R, the share of requests answered 429 (the limiter's own counters), and
-// for Create the videos in the sandbox's store: each item created exactly once?
+// Benchmark 6: at the service's rate limit. The sandbox's limiter (sandbox/README.md, "Rate
+// limiter") in front of the node, sending no rate-limit headers (the main mode: the spec shows
+// none) and then its RateLimit headers for the token-bucket cases. Shapes: a token bucket of R
+// requests per second with a burst of B (Retry-After in whole seconds rounded up), a fixed and a
+// sliding window, 429s without Retry-After, a limit lowered or raised during the run; one, two or
+// three n8n processes on one key (queue-mode workers), started together or one joining late. Each
+// n8n process is a child process (its executions share its gate); beside them the reference
+// client that knows R, with its own key, at the same time. Time against N/R (for a limit that
+// changes, the least time the limit as it was at each moment allows), the share of requests
+// answered 429 (the limiter's own counters), for Create each item created exactly once; and a
+// picture of each run's pace (bench/results/rate-limit/*.svg; the pictured cases also in
+// docs/rate-limit/).
 //   npm run bench:rate-limit
 //   BENCH_RATE_CASES="Create 1,000,workers" BENCH_RATE_HEADERS=none npm run bench:rate-limit   (a subset)
 //   BENCH_RATE_TIMEBOX=6 (the node's time box, in N/R; default 6)
 import './lib/env.mts';
 
 import { fork } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-import type { VideoInfo } from '../sandbox/index.mts';
-import type { RateLimitHeaders } from '../sandbox/types.mts';
+import type { RequestRecord, VideoInfo } from '../sandbox/index.mts';
+import type { RateLimitConfig, RateLimitHeaders } from '../sandbox/types.mts';
 import { pacedCreate, pacedReturnAll, type PacedOutcome } from './lib/pacedClient.mts';
 import type { NodeRunJob, NodeRunReport } from './lib/rateLimitNodeChild.mts';
 import { startRemoteSandbox, type RemoteSandbox } from './lib/remoteSandbox.mts';
 import { RESULTS_DIR, round, writeResults, type Figure, type Row } from './lib/report.mts';
+import { timelineSvg } from './lib/timeline.mts';
 
 const COMMAND = 'npm run bench:rate-limit';
 const ASSETS = 10_000;
@@ -33,36 +38,56 @@ const TARGET_SHARE = 0.02;
 const NODE = 'node';
 const REFERENCE = 'reference client (knows R)';
 const REFERENCE_KEY = 'vpk_bench_reference_5c1e7a';
+const PICTURES_DIR = join(process.cwd(), 'docs', 'rate-limit');
+
+/** One n8n process on the key: its executions (started together) and when it joins. */
+interface Worker {
+	executions: number;
+	/** Create: items per execution. */
+	items: number;
+	/** Seconds after the start at which this process starts its executions. */
+	startAfter?: number;
+}
 
 interface Case {
 	label: string;
 	operation: 'create' | 'return-all';
-	executions: number;
-	/** Create: items per execution. */
-	items: number;
 	rate: number;
 	burst: number;
-	/** n8n processes on the key (queue-mode workers), the executions split between them. */
-	processes?: number;
+	/** The limiter beyond rate and burst: its shape, window, Retry-After, a schedule. */
+	limiter?: Omit<RateLimitConfig, 'rate' | 'burst' | 'headers'>;
+	workers: Worker[];
 	/** The trigger polls the key every this many seconds while the Create runs go. */
 	pollEvery?: number;
+	/** Only without headers (the shapes issue 27 added). */
+	noHeadersOnly?: boolean;
+	/** Its picture also goes to docs/rate-limit/ (BENCHMARKS.md section 6 shows it). */
+	pictured?: boolean;
 }
 
+const one = (items: number): Worker[] => [{ executions: 1, items }];
 const create = (items: number, rate: number, burst: number): Case => ({
 	label: 'Create 1,000',
 	operation: 'create',
-	executions: 1,
-	items,
+	workers: one(items),
 	rate,
 	burst,
 });
 const returnAll = (rate: number, burst: number): Case => ({
 	label: 'Return All 10,000',
 	operation: 'return-all',
-	executions: 1,
-	items: 0,
+	workers: one(0),
 	rate,
 	burst,
+});
+const shape = (label: string, workers: Worker[], rest: Partial<Case>): Case => ({
+	label,
+	operation: 'create',
+	rate: 10,
+	burst: 5,
+	workers,
+	noHeadersOnly: true,
+	...rest,
 });
 const ALL_CASES: Case[] = [
 	create(1000, 10, 10),
@@ -73,15 +98,61 @@ const ALL_CASES: Case[] = [
 	returnAll(10, 2),
 	returnAll(10, 1),
 	returnAll(2, 2),
-	{ ...create(25, 10, 5), label: '40 executions × 25 items', executions: 40 },
-	{ ...create(2, 2, 1), label: '100 executions × 2 items', executions: 100 },
+	{
+		...create(0, 10, 5),
+		label: '40 executions × 25 items',
+		workers: [{ executions: 40, items: 25 }],
+	},
+	{
+		...create(0, 2, 1),
+		label: '100 executions × 2 items',
+		workers: [{ executions: 100, items: 2 }],
+	},
 	{ ...create(500, 10, 5), label: 'Create 500 + the trigger polling every 10 s', pollEvery: 10 },
 	{
-		...create(25, 10, 5),
+		...create(0, 10, 5),
 		label: '2 workers: 40 executions × 25 items',
-		executions: 40,
-		processes: 2,
+		workers: [
+			{ executions: 20, items: 25 },
+			{ executions: 20, items: 25 },
+		],
 	},
+	shape('Create 200, fixed window of 50 per 5 s', one(200), {
+		limiter: { shape: 'fixed-window', window: 5 },
+	}),
+	shape('40 executions × 5 items, sliding window of 20 per 2 s', [{ executions: 40, items: 5 }], {
+		limiter: { shape: 'sliding-window', window: 2 },
+	}),
+	shape('Create 200, 429 without Retry-After', one(200), { limiter: { retryAfter: false } }),
+	shape('Create 300, the limit lowered from 10 to 5 at 10 s', one(300), {
+		limiter: { schedule: [{ at: 10, rate: 5 }] },
+		pictured: true,
+	}),
+	shape('Create 300, the limit raised from 5 to 10 at 10 s', one(300), {
+		rate: 5,
+		limiter: { schedule: [{ at: 10, rate: 10 }] },
+		pictured: true,
+	}),
+	shape('2 workers × 200 items, started together', [one(200)[0], one(200)[0]], { pictured: true }),
+	shape('3 workers × 200 items, started together', [one(200)[0], one(200)[0], one(200)[0]], {}),
+	shape(
+		'2 workers: 300 items, and 100 joining at 10 s',
+		[one(300)[0], { executions: 1, items: 100, startAfter: 10 }],
+		{ pictured: true },
+	),
+	shape(
+		'3 workers: 2 × 200 items, and 60 joining at 10 s',
+		[one(200)[0], one(200)[0], { executions: 1, items: 60, startAfter: 10 }],
+		{},
+	),
+	shape(
+		'2 workers × 20 executions × 10 items',
+		[
+			{ executions: 20, items: 10 },
+			{ executions: 20, items: 10 },
+		],
+		{},
+	),
 ];
 const CASES = process.env.BENCH_RATE_CASES
 	? ALL_CASES.filter((c) =>
@@ -178,16 +249,73 @@ function createdOnce(videos: VideoInfo[], prefix: string, count: number) {
 	};
 }
 
-/** Requests the operation needs at the least: one per video, or one per page. */
-const needed = (c: Case) =>
-	c.operation === 'create' ? c.executions * c.items : ASSETS / PAGE_SIZE;
+/** Requests a worker's runs need at the least: one per video, or one per page. */
+const neededBy = (c: Case, worker: Worker) =>
+	c.operation === 'create' ? worker.executions * worker.items : ASSETS / PAGE_SIZE;
+const needed = (c: Case) => c.workers.reduce((sum, worker) => sum + neededBy(c, worker), 0);
+
+/** The limit in force `second` seconds after the start. */
+const rateAt = (c: Case, second: number) =>
+	(c.limiter?.schedule ?? [])
+		.filter((change) => second >= change.at)
+		.reduce((rate, change) => change.rate, c.rate);
+
+/** The least time in which the limit, as it was at each moment, lets `requests` through: N/R. */
+function leastSeconds(c: Case, requests: number): number {
+	let [second, allowed] = [0, 0];
+	while (allowed + rateAt(c, second) / 100 < requests)
+		[second, allowed] = [second + 0.01, allowed + rateAt(c, second) / 100];
+	return second + (requests - allowed) / rateAt(c, second);
+}
 
 /**
  * The least time the limit allows the run's work: N/R, where N counts the trigger's polls too
  * (the requests the limiter accepted from the node's key) when the trigger polls beside Create.
  */
 const idealSeconds = (c: Case, run: Run) =>
-	(c.pollEvery && run.contender !== REFERENCE ? run.requests - run.limited : needed(c)) / c.rate;
+	leastSeconds(
+		c,
+		c.pollEvery && run.contender !== REFERENCE ? run.requests - run.limited : needed(c),
+	);
+
+/** A file name for a case. */
+const slug = (c: Case, headers: RateLimitHeaders) =>
+	`${c.label} ${c.rate} ${c.burst} ${headers}`
+		.toLowerCase()
+		.replace(/[^a-z0-9]+/g, '-')
+		.replace(/^-|-$/g, '');
+
+/** The picture of a run (bench/results/rate-limit/, and docs/rate-limit/ for the pictured cases). */
+async function drawRun(
+	c: Case,
+	headers: RateLimitHeaders,
+	log: RequestRecord[],
+	startedAt: number,
+	reports: Array<NodeRunReport | undefined>,
+	summary: string,
+): Promise<void> {
+	const seconds = Math.max(...log.map((record) => (record.at - startedAt) / 1000), 1);
+	const svg = await timelineSvg({
+		title: `${c.label}, ${c.limiter?.shape ?? 'bucket'} R=${c.rate}${c.limiter?.shape ? '' : ` B=${c.burst}`}, ${headers === 'none' ? 'no headers' : 'RateLimit headers'}: ${summary}`,
+		requests: log.map((record) => ({
+			second: (record.at - startedAt) / 1000,
+			limited: record.rateLimited === true,
+		})),
+		limit: (second) => rateAt(c, second),
+		paces: c.workers.map((worker, index) => ({
+			startSecond: worker.startAfter ?? 0,
+			values: reports[index]?.paces ?? [],
+		})),
+		seconds,
+	});
+	const dir = join(RESULTS_DIR, 'rate-limit');
+	mkdirSync(dir, { recursive: true });
+	writeFileSync(join(dir, `${slug(c, headers)}.svg`), svg);
+	if (c.pictured && headers === 'none') {
+		mkdirSync(PICTURES_DIR, { recursive: true });
+		writeFileSync(join(PICTURES_DIR, `${slug(c, headers)}.svg`), svg);
+	}
+}
 
 async function runCase(
 	sandbox: RemoteSandbox,
@@ -195,37 +323,44 @@ async function runCase(
 	c: Case,
 	headers: RateLimitHeaders,
 ): Promise<Run[]> {
-	const ideal = needed(c) / c.rate;
-	const processes = c.processes ?? 1;
+	const ideal = leastSeconds(c, needed(c));
+	const processes = c.workers.length;
 	const tag = `rl ${c.label} ${c.rate}/${c.burst} ${headers}`;
-	console.log(`\n${c.label} at R=${c.rate}/s, B=${c.burst}, headers ${headers}: N/R = ${ideal} s`);
-	const nodes = Array.from({ length: processes }, (_, worker) =>
+	console.log(
+		`\n${c.label} at R=${c.rate}/s, B=${c.burst}, headers ${headers}: N/R = ${round(ideal, 1)} s`,
+	);
+	const nodes = c.workers.map((worker, index) =>
 		startNode({
 			operation: c.operation,
-			executions: c.executions / processes,
-			items: c.items,
+			executions: worker.executions,
+			items: worker.items,
+			startAfterMs: (worker.startAfter ?? 0) * 1000,
 			baseUrl: sandbox.baseUrl,
 			apiKey: sandbox.keys.user,
 			templateId: sandbox.known.stockTemplateId,
-			titlePrefix: `${tag} node ${worker}:`,
+			titlePrefix: `${tag} node ${index}:`,
 			pollEveryMs: (c.pollEvery ?? 0) * 1000,
 		}),
 	);
 	await Promise.all(nodes.map(async (node) => await node.ready));
+	await sandbox.call('requests.clear');
 	// Full buckets and counters at 0, for every key, from here.
-	await sandbox.call('rateLimit.set', { rate: c.rate, burst: c.burst, headers });
+	await sandbox.call('rateLimit.set', { ...c.limiter, rate: c.rate, burst: c.burst, headers });
+	const startedAt = Date.now();
 	const started = performance.now();
 	const target = {
 		baseUrl: sandbox.baseUrl,
 		apiKey: REFERENCE_KEY,
 		rate: c.rate,
+		schedule: c.limiter?.schedule,
 		deadline: started + TIME_BOX * ideal * 1000,
 	};
+	const executions = c.workers.reduce((sum, worker) => sum + worker.executions, 0);
 	const reference = (async (): Promise<PacedOutcome & { ids?: string[]; seconds: number }> => {
 		const outcome =
 			c.operation === 'create'
 				? await pacedCreate(
-						{ ...target, concurrency: concurrency.items * c.executions },
+						{ ...target, concurrency: concurrency.items * executions },
 						needed(c),
 						`${tag} ref:`,
 						sandbox.known.stockTemplateId,
@@ -242,6 +377,9 @@ async function runCase(
 		byKey: Record<string, { requests: number; limited: number }>;
 	}>('rateLimit.counters');
 	await sandbox.call('rateLimit.clear');
+	const nodeLog = (await sandbox.call<RequestRecord[]>('requests.log')).filter(
+		(record) => record.server === 'api' && record.authorization?.endsWith(sandbox.keys.user),
+	);
 	const videos =
 		c.operation === 'create' ? await sandbox.call<VideoInfo[]>('store.listVideos') : [];
 	const count = (key: string) => counters.byKey[key] ?? { requests: 0, limited: 0 };
@@ -253,8 +391,12 @@ async function runCase(
 		0,
 	);
 	const nodeError = reports.find((report) => report?.error)?.error;
-	const perWorker = (worker: number) => createdOnce(videos, `${tag} node ${worker}:`, needed(c));
-	const created = c.operation === 'create' ? nodes.map((_, worker) => perWorker(worker)) : [];
+	const created =
+		c.operation === 'create'
+			? c.workers.map((worker, index) =>
+					createdOnce(videos, `${tag} node ${index}:`, neededBy(c, worker)),
+				)
+			: [];
 	const runs: Run[] = [
 		{
 			contender: processes > 1 ? `node (${processes} processes)` : NODE,
@@ -291,6 +433,15 @@ async function runCase(
 			`  ${run.contender.padEnd(28)} ${run.outcome.padEnd(14)} ${round(run.seconds, 1)} s = ${round(run.seconds / ideal, 2)} × N/R; ${run.requests} requests, ${run.limited} answered 429 (${round((100 * run.limited) / Math.max(1, run.requests), 1)} %)${run.created === undefined ? '' : `; created ${run.created}, duplicates ${run.duplicates}`}${polls}${run.error ? `; ${run.error}` : ''}`,
 		);
 	}
+	const node = runs[0];
+	await drawRun(
+		c,
+		headers,
+		nodeLog,
+		startedAt,
+		reports,
+		`node ${round(node.seconds / idealSeconds(c, node), 2)} × N/R, ${round((100 * node.limited) / Math.max(1, node.requests), 1)} % 429`,
+	);
 	return runs;
 }
 
@@ -322,7 +473,7 @@ async function main(): Promise<void> {
 	const results: CaseResult[] = [];
 	try {
 		for (const headers of HEADERS)
-			for (const c of CASES)
+			for (const c of CASES.filter((each) => headers === 'none' || !each.noHeadersOnly))
 				results.push({ c, headers, runs: await runCase(sandbox, concurrency, c, headers) });
 	} finally {
 		await sandbox.close();
@@ -338,7 +489,7 @@ async function main(): Promise<void> {
 	const rows: Row[] = results.flatMap(({ c, headers, runs }) =>
 		runs.map((run) => ({
 			case: c.label,
-			'R/s, B': `${c.rate}, ${c.burst}`,
+			'R/s, B': c.limiter?.shape ? `${c.rate}, ${c.limiter.shape}` : `${c.rate}, ${c.burst}`,
 			headers: headers === 'none' ? 'none' : 'RateLimit',
 			'N/R s': round(idealSeconds(c, run), 1),
 			contender: run.contender,
@@ -368,7 +519,7 @@ async function main(): Promise<void> {
 		runs
 			.filter((run) => run.contender !== REFERENCE)
 			.map((run) => ({
-				name: `${c.label} at R=${c.rate}/s, B=${c.burst}, ${headers === 'none' ? 'no headers' : 'RateLimit headers'}: ${run.contender}, time / (N/R)`,
+				name: `${c.label} at R=${c.rate}/s, ${c.limiter?.shape ?? `B=${c.burst}`}, ${headers === 'none' ? 'no headers' : 'RateLimit headers'}: ${run.contender}, time / (N/R)`,
 				value: round(run.seconds / idealSeconds(c, run), 2),
 				unit: run.outcome === 'finished' ? '×' : `× (${run.outcome})`,
 				target: `<= ${TARGET_TIME} and <= ${TARGET_SHARE * 100} % 429${c.operation === 'create' ? ', each video once' : ''}`,

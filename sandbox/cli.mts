@@ -1,7 +1,7 @@
 // `npm run sandbox`: runs the sandbox until SIGINT/SIGTERM. Flags: see README "CLI" or --help.
 import { parseArgs } from 'node:util';
 import { startSandbox, type Sandbox } from './index.mts';
-import { RATE_LIMIT_HEADERS } from './rateLimit.mts';
+import { RATE_LIMIT_HEADERS, RATE_LIMIT_SHAPES } from './rateLimit.mts';
 import type { SandboxOptions, ScriptedFault } from './types.mts';
 
 const HELP = `Usage: npm run sandbox -- [flags]
@@ -27,6 +27,10 @@ const HELP = `Usage: npm run sandbox -- [flags]
                              one bucket per API key (default) or one for all
   --rate-limit-clock wall|sandbox
                              refill with wall time (default) or with the sandbox clock
+  --rate-limit-shape bucket|fixed-window|sliding-window
+                             a token bucket (default) or R x window requests per window
+  --rate-limit-window <s>    the window of the window shapes, seconds (default 1)
+  --no-retry-after           429s without Retry-After
   --hang <route>             never answer matching API requests (repeatable): '*' for all,
                              '/v1/videos', 'POST /v1/videos', '/v1/assets*' (a prefix)
   --quiet                    print only the READY line`;
@@ -75,6 +79,9 @@ function options(argv: string[]): CliOptions | undefined {
 			'rate-limit-headers': { type: 'string' },
 			'rate-limit-scope': { type: 'string' },
 			'rate-limit-clock': { type: 'string' },
+			'rate-limit-shape': { type: 'string' },
+			'rate-limit-window': { type: 'string' },
+			'no-retry-after': { type: 'boolean' },
 			hang: { type: 'string', multiple: true },
 			quiet: { type: 'boolean' },
 			help: { type: 'boolean', short: 'h' },
@@ -129,9 +136,15 @@ function rateLimitOptions(
 ): SandboxOptions['rateLimit'] {
 	const text = (name: string) => values[name] as string | undefined;
 	const rate = num('rate-limit', text('rate-limit'));
-	const others = ['burst', 'rate-limit-headers', 'rate-limit-scope', 'rate-limit-clock'].filter(
-		(name) => values[name] !== undefined,
-	);
+	const others = [
+		'burst',
+		'rate-limit-headers',
+		'rate-limit-scope',
+		'rate-limit-clock',
+		'rate-limit-shape',
+		'rate-limit-window',
+		'no-retry-after',
+	].filter((name) => values[name] !== undefined);
 	if (rate === undefined) {
 		if (others.length) throw new Error(`--${others[0]} needs --rate-limit`);
 		return undefined;
@@ -142,6 +155,9 @@ function rateLimitOptions(
 		headers: oneOf('rate-limit-headers', text('rate-limit-headers'), RATE_LIMIT_HEADERS),
 		scope: oneOf('rate-limit-scope', text('rate-limit-scope'), ['key', 'global'] as const),
 		clock: oneOf('rate-limit-clock', text('rate-limit-clock'), ['wall', 'sandbox'] as const),
+		shape: oneOf('rate-limit-shape', text('rate-limit-shape'), RATE_LIMIT_SHAPES),
+		window: num('rate-limit-window', text('rate-limit-window')),
+		retryAfter: values['no-retry-after'] ? false : undefined,
 	};
 }
 

@@ -1,38 +1,49 @@
-// The rate limiter: a token bucket of `rate` requests per second holding at most `burst`, in front
-// of the API (REST and GraphQL; not the CDN, not the control API). README "Rate limiter".
+// The rate limiter in front of the API (REST and GraphQL; not the CDN, not the control API): a
+// token bucket of `rate` requests per second holding at most `burst`, or a count of requests per
+// fixed or sliding window, with a rate that may change on a schedule. README "Rate limiter".
 import { HttpError, isPlainObject, parsePathSpec, requestMatches } from './http.mts';
 import type { Clock } from './clock.mts';
 import type {
 	RateLimitConfig,
 	RateLimitCounters,
 	RateLimitHeaders,
+	RateLimitShape,
 	RequestMatch,
 } from './types.mts';
 
 export const RATE_LIMIT_HEADERS: readonly RateLimitHeaders[] = ['none', 'ratelimit', 'x-ratelimit'];
+export const RATE_LIMIT_SHAPES: readonly RateLimitShape[] = ['bucket', 'fixed-window', 'sliding-window'];
 
-/** What one request took from its bucket. Times in ms on the limiter's clock. */
+/** What one request took from its limit. Times in ms on the limiter's clock. */
 export interface BucketTake {
 	allowed: boolean;
-	/** Whole tokens left after this request. */
+	/** Requests that may still go now, after this one. */
 	remaining: number;
-	/** Until the next token (0 when one is there). */
+	/** Until one more request is let through (0 when one may go now). */
 	nextTokenInMs: number;
-	/** Until the bucket is full again. */
+	/** Until the limit is whole again. */
 	fullInMs: number;
+}
+
+/** One key's limit: pure arithmetic on the times it is given, so it is tested without waiting. */
+interface Limit {
+	take(now: number): BucketTake;
+	/** Requests that may go at `now` (fractional for a bucket). */
+	level(now: number): number;
+	/** The rate becomes `rate` from `at` on (what was there is kept). */
+	retune(at: number, rate: number): void;
 }
 
 /**
  * A token bucket: starts full with `burst` tokens, gains `rate` tokens per second up to `burst`,
  * and every allowed request takes one. A refused request takes nothing (it is only counted).
- * Pure arithmetic on the times it is given, so it is tested without waiting.
  */
-export class TokenBucket {
+export class TokenBucket implements Limit {
 	private tokens: number;
 	private last: number;
 
 	constructor(
-		readonly rate: number,
+		private rate: number,
 		readonly burst: number,
 		now: number,
 	) {
@@ -40,7 +51,6 @@ export class TokenBucket {
 		this.last = now;
 	}
 
-	/** Tokens in the bucket at `now` (fractional). */
 	level(now: number): number {
 		this.refill(now);
 		return this.tokens;
@@ -59,11 +69,102 @@ export class TokenBucket {
 		};
 	}
 
+	retune(at: number, rate: number): void {
+		this.refill(at);
+		this.rate = rate;
+	}
+
 	private refill(now: number): void {
 		// A clock that went back (wall time adjusted) adds nothing.
 		const elapsed = Math.max(0, now - this.last);
 		this.tokens = Math.min(this.burst, this.tokens + (elapsed / 1000) * this.rate);
 		this.last = Math.max(this.last, now);
+	}
+}
+
+/** Requests a window of `windowMs` lets through at `rate` per second (at least one). */
+const quotaOf = (rate: number, windowMs: number) => Math.max(1, Math.round((rate * windowMs) / 1000));
+
+/** A fixed window: `quota` requests per window; windows start on whole multiples of `windowMs`. */
+export class FixedWindow implements Limit {
+	private start = Number.NEGATIVE_INFINITY;
+	private used = 0;
+
+	constructor(
+		private rate: number,
+		private readonly windowMs: number,
+	) {}
+
+	get quota(): number {
+		return quotaOf(this.rate, this.windowMs);
+	}
+
+	level(now: number): number {
+		this.roll(now);
+		return Math.max(0, this.quota - this.used);
+	}
+
+	take(now: number): BucketTake {
+		this.roll(now);
+		const allowed = this.used < this.quota;
+		if (allowed) this.used++;
+		const toEnd = this.start + this.windowMs - now;
+		return {
+			allowed,
+			remaining: Math.max(0, this.quota - this.used),
+			nextTokenInMs: this.used < this.quota ? 0 : toEnd,
+			fullInMs: this.used > 0 ? toEnd : 0,
+		};
+	}
+
+	retune(_at: number, rate: number): void {
+		this.rate = rate;
+	}
+
+	private roll(now: number): void {
+		const start = Math.floor(now / this.windowMs) * this.windowMs;
+		if (start > this.start) [this.start, this.used] = [start, 0];
+	}
+}
+
+/** A sliding window: at most `quota` requests let through in any `windowMs` (a log of them). */
+export class SlidingWindow implements Limit {
+	private readonly log: number[] = [];
+
+	constructor(
+		private rate: number,
+		private readonly windowMs: number,
+	) {}
+
+	get quota(): number {
+		return quotaOf(this.rate, this.windowMs);
+	}
+
+	level(now: number): number {
+		this.expire(now);
+		return Math.max(0, this.quota - this.log.length);
+	}
+
+	take(now: number): BucketTake {
+		this.expire(now);
+		const allowed = this.log.length < this.quota;
+		if (allowed) this.log.push(now);
+		// The next request goes when enough of the logged ones have left the window.
+		const leaving = this.log[this.log.length - this.quota];
+		return {
+			allowed,
+			remaining: Math.max(0, this.quota - this.log.length),
+			nextTokenInMs: leaving === undefined ? 0 : leaving + this.windowMs - now,
+			fullInMs: this.log.length > 0 ? this.log[this.log.length - 1] + this.windowMs - now : 0,
+		};
+	}
+
+	retune(_at: number, rate: number): void {
+		this.rate = rate;
+	}
+
+	private expire(now: number): void {
+		while (this.log.length > 0 && this.log[0] <= now - this.windowMs) this.log.shift();
 	}
 }
 
@@ -104,8 +205,15 @@ interface KeyCounters {
 export const NO_KEY = '(no key)';
 
 export class RateLimiter {
-	private current?: Required<Omit<RateLimitConfig, 'match'>> & { match?: RequestMatch };
-	private buckets = new Map<string, TokenBucket>();
+	private current?: Required<Omit<RateLimitConfig, 'match' | 'schedule'>> & {
+		match?: RequestMatch;
+		schedule: Array<{ at: number; rate: number }>;
+	};
+	/** The rate in force, when set() ran and how many of the schedule's changes are applied. */
+	private rate = 0;
+	private setAt = 0;
+	private changed = 0;
+	private buckets = new Map<string, Limit>();
 	private counts = { requests: 0, limited: 0, since: 0, byKey: new Map<string, KeyCounters>() };
 
 	constructor(private readonly clock: Clock) {}
@@ -129,9 +237,24 @@ export class RateLimiter {
 			throw new RangeError('rateLimit: clock must be wall or sandbox');
 		if (config.match?.server === 'cdn')
 			throw new RangeError('rateLimit: the limiter applies to the API server only');
-		this.current = { rate, burst, headers, scope, clock, match: config.match };
+		const shape = config.shape ?? 'bucket';
+		if (!RATE_LIMIT_SHAPES.includes(shape))
+			throw new RangeError(`rateLimit: shape must be one of ${RATE_LIMIT_SHAPES.join(', ')}`);
+		const window = config.window ?? 1;
+		if (typeof window !== 'number' || !Number.isFinite(window) || window <= 0)
+			throw new RangeError('rateLimit: window must be a number of seconds > 0');
+		const schedule = [...(config.schedule ?? [])].sort((left, right) => left.at - right.at);
+		for (const change of schedule)
+			if (!(change.at >= 0 && change.rate > 0))
+				throw new RangeError('rateLimit: each schedule entry needs at >= 0 (s) and rate > 0');
+		const retryAfter = config.retryAfter ?? true;
+		this.current = { rate, burst, headers, scope, clock, shape, window, retryAfter, schedule };
+		if (config.match) this.current.match = config.match;
+		this.rate = rate;
+		this.changed = 0;
 		this.buckets.clear();
 		this.resetCounters();
+		this.setAt = this.now();
 	}
 
 	/** Turns the limiter off; the counters stay readable until the next set() or resetCounters(). */
@@ -151,6 +274,8 @@ export class RateLimiter {
 		const c = this.current;
 		if (!c) return null;
 		const { match, ...rest } = c;
+		if (rest.schedule.length === 0) delete (rest as Partial<typeof rest>).schedule;
+		rest.rate = this.rate;
 		return match
 			? {
 					...rest,
@@ -172,7 +297,9 @@ export class RateLimiter {
 	level(authorization?: string): number | undefined {
 		const c = this.current;
 		if (!c) return undefined;
-		return this.buckets.get(this.bucketName(authorization))?.level(this.now()) ?? c.burst;
+		const now = this.now();
+		this.follow(now);
+		return this.limitOf(authorization, now).level(now);
 	}
 
 	/** Counts an API request and takes a token for it; undefined when the limiter is off or does not match. */
@@ -184,14 +311,9 @@ export class RateLimiter {
 		const c = this.current;
 		if (!c || !requestMatches(c.match, 'api', method, path, 'api')) return undefined;
 		const now = this.now();
+		this.follow(now);
 		const key = keyOf(authorization);
-		const name = this.bucketName(authorization);
-		let bucket = this.buckets.get(name);
-		if (!bucket) {
-			bucket = new TokenBucket(c.rate, c.burst, now);
-			this.buckets.set(name, bucket);
-		}
-		const take = bucket.take(now);
+		const take = this.limitOf(authorization, now).take(now);
 		const perKey = this.counts.byKey.get(key) ?? { requests: 0, limited: 0 };
 		this.counts.byKey.set(key, perKey);
 		this.counts.requests++;
@@ -201,12 +323,52 @@ export class RateLimiter {
 		this.counts.limited++;
 		perKey.limited++;
 		const retryAfter = Math.max(1, ceilSeconds(take.nextTokenInMs));
+		const limit =
+			c.shape === 'bucket'
+				? `${this.rate} requests per second (burst ${c.burst})`
+				: `${this.capacity()} requests per ${c.window} s`;
 		return {
 			allowed: false,
-			headers: { ...headers, 'Retry-After': String(retryAfter) },
-			retryAfter,
-			message: `Rate limit of ${c.rate} requests per second (burst ${c.burst}) exceeded; retry after ${retryAfter} s`,
+			headers: c.retryAfter ? { ...headers, 'Retry-After': String(retryAfter) } : headers,
+			retryAfter: c.retryAfter ? retryAfter : undefined,
+			message: `Rate limit of ${limit} exceeded${c.retryAfter ? `; retry after ${retryAfter} s` : ''}`,
 		};
+	}
+
+	/** Applies the schedule's changes that are due (each from its own time on). */
+	private follow(now: number): void {
+		const c = this.current;
+		for (; c && this.changed < c.schedule.length; this.changed++) {
+			const change = c.schedule[this.changed];
+			if (this.setAt + change.at * 1000 > now) break;
+			this.rate = change.rate;
+			for (const limit of this.buckets.values())
+				limit.retune(this.setAt + change.at * 1000, change.rate);
+		}
+	}
+
+	/** The limit of a key (or the global one), made on first use: a bucket starts full. */
+	private limitOf(authorization: string | undefined, now: number): Limit {
+		const c = this.current as NonNullable<typeof this.current>;
+		const name = this.bucketName(authorization);
+		let limit = this.buckets.get(name);
+		if (!limit) {
+			const windowMs = c.window * 1000;
+			limit =
+				c.shape === 'bucket'
+					? new TokenBucket(this.rate, c.burst, now)
+					: c.shape === 'fixed-window'
+						? new FixedWindow(this.rate, windowMs)
+						: new SlidingWindow(this.rate, windowMs);
+			this.buckets.set(name, limit);
+		}
+		return limit;
+	}
+
+	/** Requests let through at once: the burst, or a window's count. */
+	private capacity(): number {
+		const c = this.current as NonNullable<typeof this.current>;
+		return c.shape === 'bucket' ? c.burst : quotaOf(this.rate, c.window * 1000);
 	}
 
 	private headers(take: BucketTake, now: number): Record<string, string> {
@@ -214,19 +376,22 @@ export class RateLimiter {
 		if (!c || c.headers === 'none') return {};
 		if (c.headers === 'x-ratelimit') {
 			return {
-				'X-RateLimit-Limit': String(c.burst),
+				'X-RateLimit-Limit': String(this.capacity()),
 				'X-RateLimit-Remaining': String(take.remaining),
 				// Unix time (s) when the bucket is full again, GitHub's convention.
 				'X-RateLimit-Reset': String(ceilSeconds(now + take.fullInMs)),
 			};
 		}
-		const { quota, window } = policyQuota(c.rate);
+		const { quota, window } = policyQuota(this.rate);
 		return {
-			'RateLimit-Limit': String(c.burst),
+			'RateLimit-Limit': String(this.capacity()),
 			'RateLimit-Remaining': String(take.remaining),
-			// Seconds until the bucket is full again (delta seconds, as the IETF draft's reset).
+			// Seconds until the limit is whole again (delta seconds, as the IETF draft's reset).
 			'RateLimit-Reset': String(ceilSeconds(take.fullInMs)),
-			'RateLimit-Policy': `${quota};w=${window};burst=${c.burst}`,
+			'RateLimit-Policy':
+				c.shape === 'bucket'
+					? `${quota};w=${window};burst=${c.burst}`
+					: `${this.capacity()};w=${c.window}`,
 		};
 	}
 
@@ -249,16 +414,26 @@ function keyOf(authorization: string | undefined): string {
 
 export function parseRateLimitConfig(value: unknown): RateLimitConfig {
 	if (!isPlainObject(value)) throw new HttpError(400, 'bad_request', 'Body must be a JSON object');
-	const { rate, burst, headers, scope, clock, match } = value;
+	const { rate, burst, headers, scope, clock, match, shape, window, retryAfter, schedule } = value;
 	if (typeof rate !== 'number')
 		throw new HttpError(400, 'bad_request', 'rate (number, requests per second) is required');
 	if (burst !== undefined && typeof burst !== 'number')
 		throw new HttpError(400, 'bad_request', 'burst must be a number');
 	if (match !== undefined && match !== null && !isPlainObject(match))
 		throw new HttpError(400, 'bad_request', 'match must be an object');
+	if (window !== undefined && typeof window !== 'number')
+		throw new HttpError(400, 'bad_request', 'window must be a number of seconds');
+	if (retryAfter !== undefined && typeof retryAfter !== 'boolean')
+		throw new HttpError(400, 'bad_request', 'retryAfter must be true or false');
+	if (schedule !== undefined && !Array.isArray(schedule))
+		throw new HttpError(400, 'bad_request', 'schedule must be an array of { at, rate }');
 	return {
 		rate,
 		burst: burst as number | undefined,
+		shape: shape as RateLimitShape | undefined,
+		window,
+		retryAfter,
+		schedule: schedule as RateLimitConfig['schedule'],
 		headers: headers as RateLimitHeaders | undefined,
 		scope: scope as RateLimitConfig['scope'],
 		clock: clock as RateLimitConfig['clock'],

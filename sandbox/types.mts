@@ -161,9 +161,23 @@ export interface RequestMatch {
 /** Which rate-limit headers the limiter sends (README "Rate limiter"). */
 export type RateLimitHeaders = 'none' | 'ratelimit' | 'x-ratelimit';
 
+/** The limiter's shape (README "Rate limiter"): a token bucket, or a count per window. */
+export type RateLimitShape = 'bucket' | 'fixed-window' | 'sliding-window';
+
 export interface RateLimitConfig {
 	/** Tokens added per second (the sustained requests per second), > 0. */
 	rate: number;
+	/** 'bucket' (default): a token bucket of `burst`; 'fixed-window': rate x window requests per
+	 * window of `window` seconds starting on whole multiples of it; 'sliding-window': at most
+	 * rate x window requests in any `window` seconds (a log of the requests let through). */
+	shape?: RateLimitShape;
+	/** The window of the window shapes, seconds (default 1). */
+	window?: number;
+	/** false: a 429 carries no Retry-After (a client must choose its own wait). Default true. */
+	retryAfter?: boolean;
+	/** The rate changes while the limiter runs: at `at` seconds after set(), to `rate` (another user
+	 * of the key starts or stops). Tokens or counts already there are kept. */
+	schedule?: Array<{ at: number; rate: number }>;
 	/** Most tokens the bucket holds (the burst), an integer >= 1. Default ceil(rate). */
 	burst?: number;
 	/** 'none' (default): only Retry-After on a 429; 'ratelimit': RateLimit-Limit/-Remaining/-Reset/-Policy

@@ -1,12 +1,15 @@
 // The rate-limit benchmark's reference: what a developer writes for a documented limit of R
 // requests per second. fetch, `concurrency` in flight, one request every 1/0.98R s, a 429 again
-// after its Retry-After. It knows R, which the node must learn: a self-pacing client's floor.
+// after its Retry-After. It knows R (and when R changes), which the node must learn: a
+// self-pacing client's floor.
 
 /** `deadline`: performance.now() at which it gives up. */
 export type PacedTarget = {
 	baseUrl: string;
 	apiKey: string;
 	rate: number;
+	/** The rate from `at` seconds after the start on (a limit that changes while it runs). */
+	schedule?: Array<{ at: number; rate: number }>;
 	concurrency: number;
 	deadline: number;
 };
@@ -22,13 +25,18 @@ async function paced(
 ): Promise<PacedOutcome> {
 	const queue = Array.from({ length: count }, (_, index) => index);
 	const outcome: PacedOutcome = { ok: 0, failed: 0, timedOut: false };
+	const started = performance.now();
+	const rateNow = () =>
+		(target.schedule ?? [])
+			.filter((change) => performance.now() - started >= change.at * 1000)
+			.reduce((rate, change) => change.rate, target.rate);
 	let next = performance.now();
 	const worker = async () => {
 		while (queue.length > 0) {
 			if (performance.now() > target.deadline) return void (outcome.timedOut = true);
 			const index = queue.shift() as number;
 			const at = next;
-			next = Math.max(next, performance.now()) + 1000 / (target.rate * 0.98);
+			next = Math.max(next, performance.now()) + 1000 / (rateNow() * 0.98);
 			await wait(at - performance.now());
 			const { status, retryAfter } = await send(index);
 			if (status === 429) {

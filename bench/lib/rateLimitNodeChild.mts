@@ -23,6 +23,8 @@ export interface NodeRunJob {
 	titlePrefix: string;
 	/** The trigger polls the same key every this many ms while the runs go (0: no trigger). */
 	pollEveryMs: number;
+	/** Waits this long after 'go' before starting (a worker that joins late). */
+	startAfterMs?: number;
 }
 
 export interface NodeRunReport {
@@ -101,6 +103,7 @@ function samplePaces(): { paces: number[]; stop: () => void } {
 }
 
 async function run(): Promise<NodeRunReport> {
+	await new Promise((resolve) => setTimeout(resolve, job.startAfterMs ?? 0));
 	const sampler = samplePaces();
 	const started = performance.now();
 	const runs = Promise.all(

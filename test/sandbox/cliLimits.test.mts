@@ -74,6 +74,9 @@ describe('limiter and hang flags', () => {
 			headers: 'x-ratelimit',
 			scope: 'key',
 			clock: 'sandbox',
+			shape: 'bucket',
+			window: 1,
+			retryAfter: true,
 		});
 		expect(cli.output()).toContain('Rate limit: {"rate":2,"burst":1');
 		expect(cli.output()).toContain('Never answers: POST /v1/videos, /v1/graphql');
@@ -128,6 +131,31 @@ describe('limiter and hang flags', () => {
 	});
 });
 
+test('--rate-limit-shape, --rate-limit-window and --no-retry-after set a window limiter without Retry-After', async () => {
+	const cli = startCli([
+		'--rate-limit',
+		'3',
+		'--rate-limit-shape',
+		'fixed-window',
+		'--rate-limit-window',
+		'10',
+		'--no-retry-after',
+	]);
+	try {
+		const ready = await cli.ready;
+		const info = await http<{ rateLimit: unknown }>(`${ready.controlUrl}/info`);
+		expect(info.json.rateLimit).toMatchObject({
+			rate: 3,
+			shape: 'fixed-window',
+			window: 10,
+			retryAfter: false,
+		});
+	} finally {
+		cli.child.kill('SIGTERM');
+		await cli.exit;
+	}
+});
+
 test.each([
 	[['--burst', '2'], '--burst needs --rate-limit'],
 	[['--rate-limit', '0'], 'rate must be a number > 0'],
@@ -136,6 +164,11 @@ test.each([
 		'--rate-limit-headers must be one of none, ratelimit, x-ratelimit',
 	],
 	[['--hang', 'videos'], "--hang needs '*', a path or 'METHOD /path'"],
+	[['--no-retry-after'], '--no-retry-after needs --rate-limit'],
+	[
+		['--rate-limit', '5', '--rate-limit-shape', 'leaky'],
+		'--rate-limit-shape must be one of bucket, fixed-window, sliding-window',
+	],
 ])('%j: exits 2 with the reason and the usage', async (args, message) => {
 	const cli = startCli(args);
 	expect(await cli.exit).toBe(2);

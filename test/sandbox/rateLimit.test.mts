@@ -1,7 +1,13 @@
 // The rate limiter: token-bucket arithmetic (pure, and over HTTP on the manual sandbox clock),
 // Retry-After rounding, the two header conventions, scope, matching, counters, control API.
 import { startSandbox, type Sandbox } from '../../sandbox/index.mts';
-import { ceilSeconds, policyQuota, TokenBucket } from '../../sandbox/rateLimit.mts';
+import {
+	ceilSeconds,
+	FixedWindow,
+	policyQuota,
+	SlidingWindow,
+	TokenBucket,
+} from '../../sandbox/rateLimit.mts';
 import { api, gql, http, type Json } from './helpers.mts';
 
 describe('TokenBucket (pure)', () => {
@@ -54,6 +60,36 @@ describe('TokenBucket (pure)', () => {
 			{ quota: 5, window: 2 },
 			{ quota: 1, window: 4 },
 		]);
+	});
+});
+
+describe('window shapes and a rate that changes (pure)', () => {
+	test('a fixed window lets the quota through per window; windows start on whole multiples', () => {
+		const window = new FixedWindow(2, 5_000); // 10 per 5 s
+		const passed = (from: number, count: number) =>
+			Array.from({ length: count }, () => window.take(from).allowed).filter(Boolean).length;
+		expect(passed(4_000, 12)).toBe(10);
+		// Refused until the window that began at 0 ends at 5 s, whatever the rate says.
+		expect(window.take(4_900)).toMatchObject({ allowed: false, remaining: 0, nextTokenInMs: 100 });
+		expect(passed(5_000, 12)).toBe(10);
+		window.retune(6_000, 4); // 20 per window from now on: the count of this window is kept
+		expect(passed(6_000, 12)).toBe(10);
+	});
+
+	test('a sliding window lets the quota through in any window; the next goes when the oldest leaves', () => {
+		const window = new SlidingWindow(1, 3_000); // 3 in any 3 s
+		expect([0, 1_000, 2_000].map((at) => window.take(at).allowed)).toEqual([true, true, true]);
+		expect(window.take(2_500)).toMatchObject({ allowed: false, nextTokenInMs: 500 });
+		expect(window.take(3_000).allowed).toBe(true); // the one at 0 left
+		expect(window.take(3_500).allowed).toBe(false);
+		expect(window.level(4_000)).toBe(1);
+	});
+
+	test('a bucket retuned mid-way refills at the old rate until then, at the new one after', () => {
+		const bucket = new TokenBucket(10, 100, 0);
+		for (let i = 0; i < 100; i++) bucket.take(0);
+		bucket.retune(1_000, 2); // 10 tokens came at 10/s, then 2/s
+		expect(bucket.level(2_000)).toBeCloseTo(12, 9);
 	});
 });
 
@@ -204,6 +240,70 @@ describe('over HTTP, on the sandbox clock (manual: time moves only when the test
 	});
 });
 
+describe('other limiters, over HTTP on the sandbox clock', () => {
+	test('a fixed window: the quota, then 429 with Retry-After to the end of the window', async () => {
+		sb.clock.advance((3_000 - (sb.clock.now() % 3_000)) % 3_000); // at the start of a window
+		sb.rateLimit.set({ rate: 2, shape: 'fixed-window', window: 3, clock: 'sandbox' });
+		expect(await statuses(7)).toEqual([200, 200, 200, 200, 200, 200, 429]);
+		const refused = await list();
+		expect(refused.headers.get('retry-after')).toBe('3');
+		expect(refused.json.error?.message).toBe(
+			'Rate limit of 6 requests per 3 s exceeded; retry after 3 s',
+		);
+		sb.clock.advance(3_000);
+		expect(await statuses(1)).toEqual([200]);
+	});
+
+	test('retryAfter false: a 429 that says nothing about when to come back', async () => {
+		sb.rateLimit.set({ rate: 1, burst: 1, retryAfter: false, clock: 'sandbox' });
+		await list();
+		const refused = await list();
+		expect(refused.status).toBe(429);
+		expect(refused.headers.get('retry-after')).toBeNull();
+		expect(refused.json.error?.message).toBe(
+			'Rate limit of 1 requests per second (burst 1) exceeded',
+		);
+	});
+
+	test('a schedule lowers and raises the rate while it runs; config() says the rate in force', async () => {
+		sb.rateLimit.set({
+			rate: 4,
+			burst: 4,
+			clock: 'sandbox',
+			schedule: [
+				{ at: 10, rate: 1 },
+				{ at: 20, rate: 8 },
+			],
+		});
+		expect(await statuses(5)).toEqual([200, 200, 200, 200, 429]);
+		sb.clock.advance(10_000); // 40 tokens at 4/s, the bucket holds 4
+		expect(await statuses(5)).toEqual([200, 200, 200, 200, 429]);
+		sb.clock.advance(2_000); // 1/s now: 2 tokens
+		expect(await statuses(3)).toEqual([200, 200, 429]);
+		expect(sb.rateLimit.config()?.rate).toBe(1);
+		sb.clock.advance(8_500); // 8 s at 1/s (capped at 4), then 0.5 s at 8/s
+		expect(await statuses(5)).toEqual([200, 200, 200, 200, 429]);
+		expect(sb.rateLimit.config()).toMatchObject({ rate: 8, schedule: [{ at: 10 }, { at: 20 }] });
+	});
+
+	test('RateLimit headers of a window: its count and its length as the policy', async () => {
+		sb.rateLimit.set({
+			rate: 2,
+			shape: 'sliding-window',
+			window: 5,
+			headers: 'ratelimit',
+			clock: 'sandbox',
+		});
+		const first = await list();
+		expect(rateHeaders(first.headers)).toEqual({
+			'ratelimit-limit': '10',
+			'ratelimit-policy': '10;w=5',
+			'ratelimit-remaining': '9',
+			'ratelimit-reset': '5',
+		});
+	});
+});
+
 describe('rate-limit headers', () => {
 	test("'none' (default): only Retry-After, on the 429", async () => {
 		sb.rateLimit.set({ rate: 1, burst: 1, clock: 'sandbox' });
@@ -277,6 +377,9 @@ describe('control API', () => {
 				headers: 'ratelimit',
 				scope: 'key',
 				clock: 'sandbox',
+				shape: 'bucket',
+				window: 1,
+				retryAfter: true,
 				match: { path: '/^\\/v1\\/videos$/' },
 			},
 			counters: { requests: 0, limited: 0, since: sb.clock.now(), byKey: {} },
@@ -312,6 +415,10 @@ describe('control API', () => {
 		[{ rate: 1, scope: 'ip' }, 'scope must be key or global'],
 		[{ rate: 1, clock: 'fast' }, 'clock must be wall or sandbox'],
 		[{ rate: 1, match: { server: 'cdn' } }, 'API server only'],
+		[{ rate: 1, shape: 'leaky' }, 'shape must be one of bucket, fixed-window, sliding-window'],
+		[{ rate: 1, shape: 'fixed-window', window: 0 }, 'window must be a number of seconds > 0'],
+		[{ rate: 1, retryAfter: 'no' }, 'retryAfter must be true or false'],
+		[{ rate: 1, schedule: [{ at: -1, rate: 2 }] }, 'each schedule entry needs at >= 0'],
 	])('POST %j is a 400 naming the problem', async (bodyIn, message) => {
 		const r = await control('POST', '/rate-limit', bodyIn);
 		expect(r.status).toBe(400);
@@ -330,6 +437,9 @@ describe('startSandbox({ rateLimit }) and the wall clock', () => {
 				headers: 'none',
 				scope: 'key',
 				clock: 'wall',
+				shape: 'bucket',
+				window: 1,
+				retryAfter: true,
 			});
 			const get = () => api(other, other.keys.user, 'GET', '/videos?limit=1');
 			expect((await get()).status).toBe(200);

@@ -8,10 +8,8 @@
 export interface LimitHeaders {
 	/** Requests that may still be sent now. */
 	remaining?: number;
-	/** Sustained rate, requests per second (RateLimit-Policy). */
+	/** Sustained rate, requests per second (RateLimit-Policy; the slowest of several). */
 	rate?: number;
-	/** Requests the service takes at once (RateLimit-Limit, or the policy's burst). */
-	burst?: number;
 	/** Until the quota is whole again, ms. */
 	resetMs?: number;
 }
@@ -24,8 +22,7 @@ export function headerText(headers: Record<string, unknown>, name: string): stri
 
 /** A parameter of a structured header item (`"default";q=10;w=1`), or of the old `10;w=1` form. */
 function parameter(text: string | undefined, name: string): number | undefined {
-	const match =
-		text === undefined ? null : new RegExp(`(?:^|;)\\s*${name}=(\\d+(?:\\.\\d+)?)`).exec(text);
+	const match = new RegExp(`(?:^|;)\\s*${name}=(\\d+(?:\\.\\d+)?)`).exec(text ?? '');
 	return match ? Number(match[1]) : undefined;
 }
 
@@ -33,19 +30,18 @@ const count = (text: string | undefined) =>
 	text !== undefined && /^\s*\d+\s*$/.test(text) ? Number(text) : undefined;
 
 /**
- * The IETF draft's fields, old (`RateLimit-Limit/-Remaining/-Reset`, `RateLimit-Policy: 10;w=1`)
- * and new (`RateLimit: "default";r=5;t=1`, `RateLimit-Policy: "default";q=10;w=1`), and the
- * common `X-RateLimit-Limit/-Remaining/-Reset`. Several policies: the slowest one binds.
+ * The IETF draft's fields, old (`RateLimit-Remaining/-Reset`, `RateLimit-Policy: 10;w=1`) and new
+ * (`RateLimit: "default";r=5;t=1`, `RateLimit-Policy: "default";q=10;w=1`), and the common
+ * `X-RateLimit-Remaining/-Reset`, whose reset is a Unix time (GitHub: seconds; some send ms) or,
+ * elsewhere, seconds to wait, told apart by size.
  */
 export function readLimitHeaders(headers: Record<string, unknown>, now: number): LimitHeaders {
 	const text = (name: string) => headerText(headers, name);
 	const structured = text('ratelimit');
 	const remaining =
 		parameter(structured, 'r') ??
-		count(text('ratelimit-remaining')) ??
-		count(text('x-ratelimit-remaining'));
+		count(text('ratelimit-remaining') ?? text('x-ratelimit-remaining'));
 	const delta = parameter(structured, 't') ?? count(text('ratelimit-reset'));
-	// X-RateLimit-Reset is a Unix time (GitHub: seconds; some send ms) or, elsewhere, seconds to wait.
 	const reset = count(text('x-ratelimit-reset'));
 	let resetMs = delta === undefined ? undefined : delta * 1000;
 	if (resetMs === undefined && reset !== undefined)
@@ -53,26 +49,20 @@ export function readLimitHeaders(headers: Record<string, unknown>, now: number):
 	const rates = (text('ratelimit-policy') ?? '').split(',').flatMap((policy) => {
 		const quota = parameter(policy, 'q') ?? count(/^\s*(\d+)\s*;/.exec(policy)?.[1]);
 		const window = parameter(policy, 'w');
-		return quota && window ? [{ rate: quota / window, burst: parameter(policy, 'burst') }] : [];
+		return quota && window ? [quota / window] : [];
 	});
-	const binding = rates.sort((left, right) => left.rate - right.rate)[0];
-	const burst = binding?.burst ?? count(text('ratelimit-limit'));
 	return {
 		remaining,
-		rate: binding?.rate,
-		burst: binding ? burst : undefined,
+		rate: rates.length > 0 ? Math.min(...rates) : undefined,
 		resetMs: resetMs === undefined ? undefined : Math.max(0, resetMs),
 	};
 }
 
 /** Milliseconds a Retry-After header asks for (seconds or an HTTP date), if it is readable. */
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
-	if (value === undefined) return undefined;
-	const text = value.trim();
+	const text = value?.trim() ?? '';
 	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
 	// Every HTTP date has a time of day; Date.parse alone reads words and bare numbers ("-5", "a 2") as past dates.
-	if (!/\d{2}:\d{2}:\d{2}/.test(text)) return undefined;
-	const date = Date.parse(text);
-	if (Number.isNaN(date)) return undefined;
-	return Math.max(0, date - nowMs);
+	const date = /\d{2}:\d{2}:\d{2}/.test(text) ? Date.parse(text) : Number.NaN;
+	return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }

@@ -1,14 +1,17 @@
 /**
- * The pacer of an API key in front of the sandbox's own token bucket, in simulated time: the
- * gate's rules (arrival order, one pacer per process, the first request alone) with its timers
- * replaced by an event list, so minutes of traffic run in milliseconds. Uneven delays on the way
- * (2-12 ms each way by default) as on a real network. Workloads: executions of several items
+ * The pacer of an API key in front of the sandbox's own rate limiter (any of its shapes: a token
+ * bucket, a fixed or sliding window, without Retry-After, a rate that changes on a schedule), in
+ * simulated time: the gate's rules (arrival order, one pacer per process, a 429 sent again first)
+ * with its timers replaced by an event list, so minutes of traffic run in milliseconds. Uneven
+ * delays on the way (2-12 ms each way by default, and now and then a stall of up to 40 ms, as
+ * measured through n8n's engine on the benchmark machine). Workloads: executions of several items
  * (items in parallel, as the router sends them), and Return All (a first page, then pages in
- * parallel). Processes: each has its own pacer, all share the bucket (queue mode's workers).
+ * parallel). Processes: each has its own pacer, all share the key's limit (queue mode's workers);
+ * a process may start late.
  */
 import type { Clock } from '../../../../sandbox/clock.mts';
 import { RateLimiter } from '../../../../sandbox/rateLimit.mts';
-import type { RateLimitHeaders } from '../../../../sandbox/types.mts';
+import type { RateLimitConfig } from '../../../../sandbox/types.mts';
 import { Pacer } from '../../../../nodes/VideoPersonalization/transport/pacer.ts';
 
 export interface Workload {
@@ -19,42 +22,103 @@ export interface Workload {
 	concurrency: number;
 	/** Return All: the first page goes alone (it tells the total). */
 	firstAlone?: boolean;
+	/** Seconds after the start at which this process starts (one workload per process). */
+	startAfter?: number;
 }
 
-export interface Limit {
-	rate: number;
-	burst: number;
-	headers?: RateLimitHeaders;
-}
+export type Limit = Omit<RateLimitConfig, 'clock' | 'scope' | 'match'>;
 
 export interface Simulated {
-	/** Time to finish, over N / R. */
+	/** Time to finish, over N / R (for a rate that changes, the least time it allows). */
 	ratio: number;
 	requests: number;
 	limited: number;
 	share: number;
+	/** Requests let through per process while every process ran. */
+	overlap: number[];
+	/** The pace of each process, each simulated second. */
+	paces: number[][];
 }
 
+/** The least time (ms) in which a limit with this schedule lets `requests` through. */
+function leastMs(limit: Limit, requests: number): number {
+	const rateAt = (ms: number) =>
+		(limit.schedule ?? []).filter((c) => ms >= c.at * 1000).reduce((_, c) => c.rate, limit.rate);
+	let [ms, through] = [0, 0];
+	while (through + rateAt(ms) / 100 < requests)
+		[ms, through] = [ms + 10, through + rateAt(ms) / 100];
+	return ms + ((requests - through) / rateAt(ms)) * 1000;
+}
+
+/** Events by time, then in the order they were added: a binary heap. */
+class EventQueue {
+	private readonly heap: Array<{ at: number; order: number; run: () => void }> = [];
+	private added = 0;
+
+	get size(): number {
+		return this.heap.length;
+	}
+
+	push(at: number, run: () => void): void {
+		this.heap.push({ at, order: this.added++, run });
+		for (let i = this.heap.length - 1; i > 0; ) {
+			const parent = (i - 1) >> 1;
+			if (!this.before(i, parent)) break;
+			[this.heap[i], this.heap[parent]] = [this.heap[parent], this.heap[i]];
+			i = parent;
+		}
+	}
+
+	pop(): { at: number; run: () => void } {
+		const top = this.heap[0];
+		const last = this.heap.pop() as (typeof this.heap)[number];
+		if (this.heap.length > 0) {
+			this.heap[0] = last;
+			for (let i = 0; ; ) {
+				const [left, right] = [2 * i + 1, 2 * i + 2];
+				let first = i;
+				if (left < this.heap.length && this.before(left, first)) first = left;
+				if (right < this.heap.length && this.before(right, first)) first = right;
+				if (first === i) break;
+				[this.heap[i], this.heap[first]] = [this.heap[first], this.heap[i]];
+				i = first;
+			}
+		}
+		return top;
+	}
+
+	private before(a: number, b: number): boolean {
+		const [left, right] = [this.heap[a], this.heap[b]];
+		return left.at < right.at || (left.at === right.at && left.order < right.order);
+	}
+}
+
+/** Runs `processes` (one workload each, or the same workload for each of `count`). */
 export function simulate(
 	limit: Limit,
-	work: Workload,
+	work: Workload | Workload[],
 	seed: number,
 	{ processes = 1, delayMs = [2, 12] }: { processes?: number; delayMs?: [number, number] } = {},
 ): Simulated {
-	let now = 0;
+	const workloads = Array.isArray(work) ? work : Array.from({ length: processes }, () => work);
+	// A real epoch: X-RateLimit-Reset is a Unix time, told apart from seconds to wait by its size.
+	const start = Date.parse('2026-03-02T09:00:00Z');
+	let now = start;
 	let state = seed * 7919 + 1;
 	const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
 	const limiter = new RateLimiter({ now: () => now } as Clock);
 	limiter.set({ ...limit, headers: limit.headers ?? 'none', clock: 'sandbox' });
-	const events: Array<{ at: number; order: number; run: () => void }> = [];
-	let order = 0;
-	const later = (at: number, run: () => void) => events.push({ at, order: order++, run });
-	const delay = () => delayMs[0] + (delayMs[1] - delayMs[0]) * random();
-	const gates = Array.from({ length: processes }, () => ({
+	const events = new EventQueue();
+	const later = (at: number, run: () => void) => events.push(at, run);
+	const delay = () =>
+		delayMs[0] + (delayMs[1] - delayMs[0]) * random() + (random() < 0.05 ? 40 * random() : 0);
+	const gates = workloads.map(() => ({
 		pacer: new Pacer(random),
 		queue: [] as Array<() => void>,
 		inFlight: 0,
 		wakeAt: Number.POSITIVE_INFINITY,
+		through: [] as number[],
+		endedAt: Number.POSITIVE_INFINITY,
 	}));
 	type Gate = (typeof gates)[number];
 	const serve = (gate: Gate) => {
@@ -76,13 +140,13 @@ export function simulate(
 			(gate.queue.shift() as () => void)();
 		}
 	};
-	let done = 0;
 	const send = (gate: Gate, onDone: () => void, again = false) => {
 		const exchange = () => {
 			const sentAt = now;
 			later(now + delay(), () => {
 				const decision = limiter.check('GET', '/v1/assets', 'Bearer k');
 				const status = decision && !decision.allowed ? 429 : 200;
+				if (status === 200) gate.through.push(now);
 				const headers = Object.fromEntries(
 					Object.entries(decision?.headers ?? {}).map(([name, value]) => [
 						name.toLowerCase(),
@@ -102,42 +166,59 @@ export function simulate(
 		else gate.queue.push(exchange);
 		serve(gate);
 	};
-	for (let execution = 0; execution < work.executions; execution++) {
-		const gate = gates[execution % processes];
-		gate.pacer.expect(work.items);
-		let started = 0;
-		const next = () => {
-			if (started >= work.items) return;
-			started++;
-			send(gate, () => {
-				done++;
-				next();
-			});
+	let done = 0;
+	let total = 0;
+	workloads.forEach((load, index) => {
+		const gate = gates[index];
+		let left = load.executions * load.items;
+		total += left;
+		const finished = () => {
+			done++;
+			if (--left === 0) gate.endedAt = now;
 		};
-		const parallel = () => {
-			for (let slot = 0; slot < work.concurrency; slot++) next();
-		};
-		if (work.firstAlone) {
-			started = 1;
-			send(gate, () => {
-				done++;
-				parallel();
-			});
-		} else parallel();
-	}
-	const total = work.executions * work.items;
-	while (events.length > 0 && done < total) {
-		events.sort((left, right) => left.at - right.at || left.order - right.order);
-		const event = events.shift() as (typeof events)[number];
+		later(start + (load.startAfter ?? 0) * 1000, () => {
+			for (let execution = 0; execution < load.executions; execution++) {
+				gate.pacer.expect(load.items);
+				let started = 0;
+				const next = () => {
+					if (started >= load.items) return;
+					started++;
+					send(gate, () => {
+						finished();
+						next();
+					});
+				};
+				const parallel = () => {
+					for (let slot = 0; slot < load.concurrency; slot++) next();
+				};
+				if (load.firstAlone) {
+					started = 1;
+					send(gate, () => {
+						finished();
+						parallel();
+					});
+				} else parallel();
+			}
+		});
+	});
+	const paces: number[][] = gates.map(() => []);
+	while (events.size > 0 && done < total) {
+		const event = events.pop();
+		for (; start + paces[0].length * 1000 <= event.at; )
+			gates.forEach((gate, index) => paces[index].push(gate.pacer.pace ?? 0));
 		now = Math.max(now, event.at);
 		event.run();
 	}
 	if (done < total) throw new Error(`only ${done} of ${total} requests were answered`);
 	const counters = limiter.counters();
+	const from = start + Math.max(...workloads.map((load) => (load.startAfter ?? 0) * 1000));
+	const to = Math.min(...gates.map((gate) => gate.endedAt));
 	return {
-		ratio: now / 1000 / (total / limit.rate),
+		ratio: (now - start) / leastMs(limit, total),
 		requests: counters.requests,
 		limited: counters.limited,
 		share: counters.limited / counters.requests,
+		overlap: gates.map((gate) => gate.through.filter((at) => at >= from && at <= to).length),
+		paces,
 	};
 }

@@ -66,7 +66,13 @@ describe('KeyGate', () => {
 	it('one 429 holds every waiting request until the pause ends', async () => {
 		const gate = new KeyGate();
 		const first = (await gate.turn(FAR())) as number;
-		const waiting = [gate.turn(FAR()), gate.turn(FAR())];
+		// Each is answered once sent: after a first 429 the pacer may send one at a time.
+		const answeredOnceSent = async () => {
+			const sentAt = (await gate.turn(FAR())) as number;
+			gate.answered(sentAt, ok);
+			return sentAt;
+		};
+		const waiting = [answeredOnceSent(), answeredOnceSent()];
 		gate.answered(first, { status: 429, headers: { 'retry-after': '1' } });
 		const sent = await Promise.all(waiting);
 		for (const at of sent) expect(at).toBeGreaterThanOrEqual(gate.pacer.pausedUntil - 1);
