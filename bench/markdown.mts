@@ -3,7 +3,7 @@
 // bench/results is not committed: a benchmark without results there keeps its section (and its
 // rows of the summary) from the BENCHMARKS.md being rewritten, so running one benchmark on a
 // fresh clone does not wipe the others.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { RESULTS_DIR, round, type Figure, type Results, type Row } from './lib/report.mts';
@@ -69,28 +69,36 @@ polls is measured twice from the same saved state in the same run: as the trigge
 the in-flight lists due (the \`fullReadAt\` of the state set to 0): the draft and processing lists read end to end in
 overlapping windows, as every such poll did before issue 22. Run on the code before issue 22 (commit 712268e, same
 benchmark), the four situations cost 375, 115, 358 and 335 requests.`,
-	'rate-limit': `The sandbox's rate limiter (sandbox/README.md, "Rate limiter"): a token bucket of R requests per second holding
-at most B, refilled with wall time, one bucket per API key, \`Retry-After\` in whole seconds rounded up (so 1 s here,
-whatever the real wait). **Main mode: no rate-limit headers** (the spec shows none, so a real service likely sends only
-429 and \`Retry-After\`); then the same cases with the IETF draft's \`RateLimit-Limit\`/\`-Remaining\`/\`-Reset\`/\`-Policy\`.
-The cases: Video > Create for 1,000 items in one execution and Asset > Get Many with Return All of 10,000 assets
-(N = 100 pages of 100) at (R, B) = (10, 10), (10, 2), (10, 1), (2, 2); 40 executions of 25 items at (10, 5) and 100
-executions of 2 items at (2, 1), started together in one process (a CRM that starts one execution per contact); Create
-500 while the trigger polls the same key every 10 s; and 40 executions of 25 items split over two processes on one
-key (two queue-mode workers: each n8n process has its own gate). N/R is the least time the limit allows (the first B
-requests are free, so a client can finish slightly under it).
+	'rate-limit': `The sandbox's rate limiter (sandbox/README.md, "Rate limiter"), one limit per API key, \`Retry-After\` in whole
+seconds rounded up (so 1 s for a bucket at R >= 1, whatever the real wait). **Main mode: no rate-limit headers** (the
+spec shows none, so a real service likely sends only 429 and \`Retry-After\`); the token-bucket cases again with the IETF
+draft's \`RateLimit-Limit\`/\`-Remaining\`/\`-Reset\`/\`-Policy\`. The cases: Video > Create for 1,000 items in one
+execution and Asset > Get Many with Return All of 10,000 assets (N = 100 pages of 100) behind a token bucket at (R, B) =
+(10, 10), (10, 2), (10, 1), (2, 2); 40 executions of 25 items at (10, 5) and 100 executions of 2 items at (2, 1),
+started together in one process (a CRM that starts one execution per contact); Create 500 while the trigger polls the
+same key every 10 s; then limiters other than a stationary bucket (issue 27), at R = 10 requests a second: a fixed
+window (50 per 5 s), a sliding window (20 in any 2 s), a bucket (B = 5) that answers 429 without \`Retry-After\`, the
+limit lowered from 10 to 5 and raised from 5 to 10 at 10 s (another user of the key starts or stops); and two or three
+processes on one key (queue-mode workers: each n8n process has its own gate), started together, one joining at 10 s
+with fewer items, or each running many executions. N/R is the least time the limit allows (for a limit that changes,
+as it was at each moment; the first requests of a burst or a window are free, so a client can finish slightly under
+it; with the trigger polling, N counts the polls' requests too).
 - *node*: the built node through n8n's engine (test/harness/engine.mts) in a child process per n8n process, all
   executions of a process sharing its gate for the key (transport/gate.ts, pacer.ts), stopped at a time box of 6 ×
-  N/R ("did not finish"); its pace each second is printed by the run.
-- *reference client (knows R)*: what a developer writes for a documented limit (bench/lib/pacedClient.mts, under 100
+  N/R ("did not finish"); its pace each second is printed by the run and drawn (below).
+- *reference client (knows R)*: what a developer writes for a documented limit (bench/lib/pacedClient.mts, under 110
   lines, none of the node's code): \`fetch\`, the node's concurrency, one request every 1/(0.98 R) s whatever the answers
-  say, a 429 sent again after its \`Retry-After\`; for the multi-execution cases one client for all requests. It knows
-  the rate the node has to learn; it is a floor to compare with, not a contender ("(reference)" in the Met column).
+  say (told when R changes), a 429 sent again after its \`Retry-After\`; for the multi-execution and multi-process cases
+  one client for all requests. It knows the rate the node has to learn; it is a floor to compare with, not a contender
+  ("(reference)" in the Met column).
 Requests and 429s are the limiter's own counters for each key (every request it received, 429s included). For Create,
-"created once" counts the videos in the sandbox's store by title. The goal (issue 19) for the node, in every row:
-time <= 1.15 × N/R and <= 2 % of requests answered 429, each video created once. One run per case; the run's length is
-in the table's title. The learning itself is also tested in simulated time against the same token bucket, in a few
-seconds (test/nodes/VideoPersonalization/transport/pacer.test.mts, bucketSimulation.mts).`,
+"created once" counts the videos in the sandbox's store by title. The goal (issues 19 and 27) for the node, in every
+row: time <= 1.15 × N/R and <= 2 % of requests answered 429, each video created once; where that cannot be reached, the
+learnable bound below (the least time any client that is not told the limit needs). One run per case; the run's length
+is in the table's title. The controller is also tested in simulated time against every limiter shape, in seconds
+(test/nodes/VideoPersonalization/transport/pacer.test.mts, bucketSimulation.mts); the design is in docs/architecture.md
+("Pacing"). Each run's pace over time is drawn in \`bench/results/rate-limit/*.svg\`; those of the changing limits and of
+the workers are in \`docs/rate-limit/\` and shown below the table.`,
 };
 
 /** The trigger's situations, each beside the same poll with the full read of the in-flight lists. */
@@ -116,6 +124,17 @@ function bucketOfOne(rows: Row[]): string {
 		: '';
 }
 
+/** The pictures of the pace over time that bench/rateLimit.mts keeps in docs/rate-limit/. */
+function rateLimitPictures(): string {
+	const dir = join(process.cwd(), 'docs', 'rate-limit');
+	if (!existsSync(dir)) return '';
+	const files = readdirSync(dir).filter((file) => file.endsWith('.svg'));
+	return files
+		.sort()
+		.map((file) => `![${file.replace(/-/g, ' ').replace(/\.svg$/, '')}](docs/rate-limit/${file})`)
+		.join('\n\n');
+}
+
 /** What the rate-limit run shows, with its figures. */
 function rateLimitNotes(results: Results): string {
 	const nodeRows = results.table.rows.filter((row) => String(row.contender).startsWith('node'));
@@ -133,16 +152,33 @@ function rateLimitNotes(results: Results): string {
 
 ${summary('none', 'Without headers')}
 ${summary('RateLimit', 'With RateLimit headers')}
-- Without headers the rate must be learnt from 429s, and no client can tell R = 10, B = 1 from R = 1, B = 1 before it
-  has tried a faster pace: the first 429 is unavoidable and costs a Retry-After pause (1 s here: R requests' worth),
-  each step up that overshoots costs another. On the short runs (Return All: N = 100 pages, 10 s at R = 10) that
-  weighs most when the burst is small (B = 1 or 2): the first guess is about B requests a second, and the steps up
-  from it cost seconds the run does not have. The reference client knows R and pays nothing.
-- With a bucket of one (B = 1) there is no slack: each request must reach the service at least 1/R after the one
-  before, so any spread in how long requests take to get there (n8n's request path, the machine's load) costs a 429
-  or has to be paid as spacing${bucketOfOne(results.table.rows)}.
-- Two processes on one key each learn their own pace from the 429s they meet: they share the limit unevenly and
-  draw more 429s than one (README, "Running in queue mode").`;
+
+### Learnable bounds: where no client that is not told the limit can reach 1.15 × N/R
+
+Computed in simulated time (the pacer lab of issue 27: idealised clients in front of the same limiters, the machine's
+measured arrival jitter of 2-44 ms), then compared with the runs above.
+- **Bucket of one (B = 1).** Each request must reach the service at least 1/R after the one before, so the spread of
+  arrival times (n8n's request path, the machine's load) costs a 429 or has to be paid as spacing, whether or not the
+  client knows R${bucketOfOne(results.table.rows)}. The best any client does is one request at a time, each sent
+  1/R after the previous answer less the shortest round trip: 1.16 × N/R for Create 1,000 at (10, 1) in simulation.
+- **Return All at (10, 2) and (10, 1)** (100 requests, 10 s at R): the 2 % budget allows two 429s. The first tells only
+  the burst (2 or 1 requests passed), the guess is then about B requests a second; only a second 429 can show R, and
+  each costs a 1 s pause (\`Retry-After\` rounded up) of which the bucket refills only B requests. An idealised client
+  that is told R exactly at its second 429: 1.22 × at (10, 2), 1.44 × at (10, 1).
+- **A limit raised during the run** is found only by looking above the pace, and each look that finds nothing costs a
+  429; within 2 % a client looks about once per 50 requests, so a raise is found on average 25 requests late.
+- **Several processes on one key** never talk, and no signal they see carries a scale they share: growth counted in
+  each process's own requests (what keeps the 429 share the same at every rate) leaves shares where they start, growth
+  in wall time shares fairly but draws a 429 every few requests at R = 1-2. Their total is what the key allows; how it
+  is split, and how fast the others find the share of one that leaves, is what costs time (docs/architecture.md,
+  "Pacing").
+
+### The pace over time
+
+Requests let through and answered 429 each second (the sandbox's request log), the limit, and each process's pace (its
+gate, sampled once a second).
+
+${rateLimitPictures()}`;
 }
 
 function read(name: string): Results | undefined {

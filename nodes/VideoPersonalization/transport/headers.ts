@@ -4,15 +4,12 @@
  * Header names are in lower case, as n8n's HTTP helper gives them.
  */
 
-/** What the headers say about the limit, whichever convention the service uses. */
-export interface LimitHeaders {
-	/** Requests that may still be sent now. */
-	remaining?: number;
-	/** Sustained rate, requests per second (RateLimit-Policy; the slowest of several). */
-	rate?: number;
-	/** Until the quota is whole again, ms. */
-	resetMs?: number;
-}
+/**
+ * What the headers say about the limit, whichever convention the service uses: the requests that
+ * may still be sent now, the sustained rate in requests per second (RateLimit-Policy; the slowest
+ * of several), and the ms until the quota is whole again.
+ */
+export type LimitHeaders = { remaining?: number; rate?: number; resetMs?: number };
 
 export function headerText(headers: Record<string, unknown>, name: string): string | undefined {
 	const value = headers[name];

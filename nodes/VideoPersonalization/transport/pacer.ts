@@ -17,6 +17,8 @@ import { headerText, parseRetryAfter, readLimitHeaders } from './headers';
  *   within 1/K of the requests sent and expected.
  * - Each later 429 ends a stretch that began with the bucket empty (the last 429): the estimate
  *   is the slowest bucket that lets through everything accepted in it.
+ * - A pace cut far below its best (others on the key took it, or the limit fell) looks again
+ *   after K_PROBE quiet pauses, whatever the budget: a key the others left is found again.
  * - Rate-limit headers replace the guesses: a policy's rate is the pace, and an answer that says
  *   nothing remains holds the next request for a token (or until the reset, without a rate).
  */
@@ -43,6 +45,8 @@ export class Pacer {
 	/** Nothing is sent before this time (the pause a 429 asked for). Read only. */
 	pausedUntil = 0;
 	private cruise = 0;
+	/** The highest cruise: a process cut far below it by others on the key may be stranded. */
+	private best = 0;
 	/** The rate the last probe showed the service takes (0: not known). */
 	private proven = 0;
 	private told?: number;
@@ -110,7 +114,12 @@ export class Pacer {
 		if (this.pace === undefined || sentAt < this.since.resumeAt || this.probe) return;
 		// A refused probe costs itself and what the bucket refills beyond its burst while paused.
 		const due = K_PROBE * (1 + Math.max(0, (this.cruise * this.pauseMs) / 1000 - this.burst.size));
+		// Within the budget; or cut far below its best pace (others took the key, or the limit
+		// fell) and quiet for K_PROBE pauses: stranded, it looks again at the cost of one 429.
+		const quietMs = now - this.since.resumeAt;
+		const stranded = this.cruise <= BETA * this.best && quietMs > K_PROBE * this.pauseMs;
 		const risk =
+			stranded ||
 			this.counts.risked + 1 <= Math.max(1, (this.counts.sent + this.counts.expected) / K);
 		const below = this.cruise < (this.told ?? Number.POSITIVE_INFINITY);
 		if (++this.since.answers >= due && this.counts.expected >= due && risk && below)
@@ -182,6 +191,7 @@ export class Pacer {
 		}
 		this.probe = undefined;
 		this.pace = this.cruise;
+		this.best = Math.max(this.best, this.cruise);
 	}
 
 	/** The first 429: the burst is what passed; the first guess, that over the time until the service takes more. */
