@@ -12,7 +12,11 @@ import type {
 } from './types.mts';
 
 export const RATE_LIMIT_HEADERS: readonly RateLimitHeaders[] = ['none', 'ratelimit', 'x-ratelimit'];
-export const RATE_LIMIT_SHAPES: readonly RateLimitShape[] = ['bucket', 'fixed-window', 'sliding-window'];
+export const RATE_LIMIT_SHAPES: readonly RateLimitShape[] = [
+	'bucket',
+	'fixed-window',
+	'sliding-window',
+];
 
 /** What one request took from its limit. Times in ms on the limiter's clock. */
 export interface BucketTake {
@@ -83,7 +87,8 @@ export class TokenBucket implements Limit {
 }
 
 /** Requests a window of `windowMs` lets through at `rate` per second (at least one). */
-const quotaOf = (rate: number, windowMs: number) => Math.max(1, Math.round((rate * windowMs) / 1000));
+const quotaOf = (rate: number, windowMs: number) =>
+	Math.max(1, Math.round((rate * windowMs) / 1000));
 
 /** A fixed window: `quota` requests per window; windows start on whole multiples of `windowMs`. */
 export class FixedWindow implements Limit {
