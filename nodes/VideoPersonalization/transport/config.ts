@@ -17,6 +17,22 @@ const refused = (message: string): Refused => ({ ok: false, message });
 
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
 
+/**
+ * The addresses the API key may be sent to, as typed: https to any host, or http to this machine
+ * (localhost, 127.x.x.x, [::1]); an optional port and path; no user, query or fragment. Written
+ * only here: the credential's Test applies these patterns inside an n8n expression (which cannot
+ * parse a URL) and parseServiceConfig applies them too (test/credentials/addressRules.test.mts).
+ * Built from text to keep the \/ inside [...] (useless in a literal, says lint) that the
+ * credential's description has always spelt.
+ */
+export const KEY_ADDRESS = new RegExp(
+	String.raw`^(https:\/\/[^\/?#@\s]+|http:\/\/(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?)(\/[^?#\s]*)?$`,
+	'i',
+);
+
+/** The Base URL, as typed and without trailing slashes, ends in the API version. */
+export const ENDS_IN_V1 = /\/v1$/;
+
 export function isLoopbackHost(hostname: string): boolean {
 	return LOOPBACK_HOSTS.has(hostname.toLowerCase()) || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
@@ -59,6 +75,9 @@ function parseHttpUrl(raw: string, label: string): { ok: true; url: URL } | Refu
 	// An empty query or fragment ("…/v1?", "…/v1#") leaves search and hash empty but stays in href.
 	if (url.search || url.hash || /[?#]/.test(url.href))
 		return refused(`${label} must not contain a query (?) or fragment (#)`);
+	// What the parser accepts by rewriting it (127.1, [0::1], https:host, a tab) fails the pattern.
+	if (!KEY_ADDRESS.test(raw))
+		return refused(`${label} "${raw}" is not a valid address. Example: https://api.example.com/v1`);
 	return { ok: true, url };
 }
 
@@ -77,7 +96,7 @@ export function parseServiceConfig(
 		);
 	const base = parseHttpUrl(rawBase, 'Base URL');
 	if (!base.ok) return base;
-	if (!/\/v1$/.test(withoutTrailingSlashes(base.url.pathname)))
+	if (!ENDS_IN_V1.test(rawBase))
 		return refused(`Base URL must end in /v1 (the API version), for example ${base.url.origin}/v1`);
 	const baseUrl = withoutTrailingSlashes(base.url.href);
 
