@@ -167,7 +167,8 @@ export class Pacer {
 		if (sentAt < this.since.answeredAt) return; // in flight when the last 429 came: the same one
 		if (this.probe) this.counts.risked++;
 		const refused = this.paceAt(sentAt);
-		this.pauseMs = this.pausedUntil - now;
+		// The service's unit of time, a second at least: a Retry-After of 0 says retry now, not how fast.
+		this.pauseMs = Math.max(DEFAULT_WAIT_MS, this.pausedUntil - now);
 		if (this.pace === undefined) this.firstLimit(sentAt, wait);
 		else this.cut(sentAt, refused);
 		const resumeAt = this.pausedUntil;

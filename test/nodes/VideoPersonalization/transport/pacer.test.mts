@@ -63,6 +63,21 @@ describe('Pacer alone', () => {
 		expect(bare.pausedUntil).toBe(50 + DEFAULT_WAIT_MS);
 	});
 
+	it('429s that say Retry-After: 0 (retry now) leave a pace: every send time is a number', () => {
+		const pacer = new Pacer(() => 0);
+		pacer.expect(300);
+		let now = 0;
+		for (let request = 1; request <= 300; request++) {
+			const at = pacer.nextSendAt(now, 0) ?? now;
+			expect(Number.isFinite(at)).toBe(true);
+			pacer.onSent(at);
+			now = at + 5;
+			pacer.onAnswer(now, at, request % 10 === 0 ? limited('0') : ok);
+		}
+		// A wait of 0 still counts as a pause of a second for the pace's rules (probes, ramps).
+		expect(now).toBeLessThan(60_000);
+	});
+
 	it('a later, shorter pause does not cut an earlier, longer one short', () => {
 		const pacer = new Pacer(() => 0);
 		pacer.onAnswer(0, 0, limited('10'));
