@@ -141,6 +141,31 @@ describe('Pacer alone', () => {
 		expect(pacer.pace).toBeGreaterThan(0);
 	});
 
+	it.each([
+		[0.03, 150_000, 400_000],
+		[0.05, 500_000, 1_200_000],
+	])(
+		'429s from no limit (%p of requests refused at random, Retry-After 1) slow the key down as README says',
+		(share, atLeastMs, atMostMs) => {
+			let state = 5;
+			const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+			const pacer = new Pacer(random);
+			pacer.expect(1000);
+			let now = 0;
+			for (let accepted = 0; accepted < 1000; ) {
+				const at = pacer.nextSendAt(now, 0) ?? now;
+				pacer.onSent(at);
+				now = at + 5;
+				const refused = random() < share;
+				pacer.onAnswer(now, at, refused ? limited('1') : ok);
+				if (!refused) accepted++;
+			}
+			// A service without a limit would take 1,000 x 5 ms plus a second per 429.
+			expect(now).toBeGreaterThan(atLeastMs);
+			expect(now).toBeLessThan(atMostMs);
+		},
+	);
+
 	it('ignores headers it cannot read; a request that got no answer teaches nothing', () => {
 		const pacer = new Pacer(() => 0);
 		pacer.onAnswer(0, 0, {
