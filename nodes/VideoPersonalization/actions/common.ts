@@ -3,14 +3,13 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeParameterResourceLocator,
-	INodeProperties,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { optionalText } from '../helpers/answers';
-import type { SelectableField } from '../helpers/queries';
 import { DEFAULT_BUDGET_MS, DEFAULT_TIMEOUT_MS, type ServiceClient } from '../transport/client';
 import type { ListSelection } from '../transport/pagination';
+import type { FindByKey } from './fields';
 
 /** Items handled at once; enough to overlap network waits without flooding the service. */
 export const ITEM_CONCURRENCY = 4;
@@ -63,29 +62,6 @@ export function failedItem(
 	return { json: { error: failure.message, ...details }, pairedItem: { item: itemIndex } };
 }
 
-/** The Return All and Limit fields of a Get Many. */
-export function returnAllAndLimit(noun: string): INodeProperties[] {
-	return [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-		},
-		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 50,
-			description: 'Max number of results to return',
-			displayOptions: { show: { returnAll: [false] } },
-			hint: `How many ${noun} to return at most`,
-		},
-	];
-}
-
 export function readSelection(ctx: IExecuteFunctions, itemIndex: number): ListSelection {
 	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	if (returnAll) return { returnAll: true, limit: Number.POSITIVE_INFINITY };
@@ -95,18 +71,6 @@ export function readSelection(ctx: IExecuteFunctions, itemIndex: number): ListSe
 		throw fieldError(ctx, itemIndex, 'Limit', `must be a whole number of 1 or more, got ${got}`);
 	}
 	return { returnAll: false, limit };
-}
-
-/** The Filters collection of a Get Many. */
-export function filtersCollection(options: INodeProperties[]): INodeProperties {
-	return {
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options,
-	};
 }
 
 /** A resource locator's mode and value (an ID given as plain text reads as mode `id`). */
@@ -122,42 +86,6 @@ export function readLocator(
 	if (typeof locator !== 'object' || locator === null)
 		return { mode: 'id', value: optionalText(locator) };
 	return { mode: locator.mode, value: optionalText(locator.value) };
-}
-
-/** The Options collection of an operation: its own options, then Give Up After and Timeout. */
-export function optionsCollection(
-	options: INodeProperties[] = [],
-	timeoutSeconds = 60,
-): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			...options,
-			{
-				displayName: 'Give Up After (Minutes)',
-				name: 'giveUpAfter',
-				type: 'number',
-				typeOptions: { minValue: 0.01, numberPrecision: 2 },
-				// DEFAULT_BUDGET_MS, written as a literal: the lint reads defaults as written.
-				default: 5,
-				description:
-					"How long one request may take in all before it fails, its retries and the waits the service's rate " +
-					'limit asks for included',
-			},
-			{
-				displayName: 'Timeout',
-				name: 'timeout',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: timeoutSeconds,
-				description: 'Seconds to wait for the service to answer one request before giving up',
-			},
-		],
-	};
 }
 
 /** A number above 0 from the Options collection, or `fallback` when not set. */
@@ -197,18 +125,6 @@ export function readTimeoutMs(
 	return Math.round(seconds * 1000);
 }
 
-/** The Fields option of a query-style Get or Get Many. */
-export function fieldsOption(fields: SelectableField[], noun: string): INodeProperties {
-	return {
-		displayName: 'Fields',
-		name: 'fields',
-		type: 'multiOptions',
-		options: fields.map((field) => ({ name: field.displayName, value: field.name })),
-		default: [],
-		description: `Which fields of each ${noun} to return besides its ID. None selected returns every field.`,
-	};
-}
-
 export function readFields(ctx: IExecuteFunctions, itemIndex: number): string[] {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	return Array.isArray(options.fields) ? options.fields.map(String) : [];
@@ -223,38 +139,6 @@ export function foundRecord(
 	if (record === null || typeof record !== 'object' || Array.isArray(record))
 		throw api.error({ kind: 'notFound' }, call);
 	return record as IDataObject;
-}
-
-/** One way to find a record by: its lookup input field, e.g. `email`. */
-export interface FindByKey {
-	key: string;
-	displayName: string;
-	placeholder: string;
-}
-
-/** "Find By" plus one field per key, for lookups by id, name, email or phone (docs/service-facts.md). */
-export function findByProperties(noun: string, keys: FindByKey[]): INodeProperties[] {
-	return [
-		{
-			displayName: 'Find By',
-			name: 'findBy',
-			type: 'options',
-			default: 'id',
-			options: keys.map((key) => ({ name: key.displayName, value: key.key })),
-			description: `How to identify the ${noun}`,
-		},
-		...keys.map(
-			(key): INodeProperties => ({
-				displayName: key.displayName,
-				name: `${key.key}Value`,
-				type: 'string',
-				required: true,
-				default: '',
-				placeholder: key.placeholder,
-				displayOptions: { show: { findBy: [key.key] } },
-			}),
-		),
-	];
 }
 
 /** The lookup input of Find By, and how to name it in messages (`User ID "usr_1"`). */

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { fieldError, optionsCollection, readTimeoutMs } from '../common';
+import { fieldError, readTimeoutMs } from '../common';
+import { optionsCollection } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 import { assetLocator, readAssetId, readTags } from './locator';
 

@@ -2,7 +2,8 @@ import type { IBinaryData, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { ASSET_TYPES, type AssetType, checkUpload } from '../../helpers/uploadRules';
 import { binaryHead, binarySize, multipartBody } from '../../transport/multipart';
-import { fieldError, optionsCollection, readTimeoutMs } from '../common';
+import { fieldError, readTimeoutMs } from '../common';
+import { optionsCollection } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 import { readTags } from './locator';
 

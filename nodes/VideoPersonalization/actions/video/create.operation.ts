@@ -16,10 +16,10 @@ import {
 	fieldError,
 	itemError,
 	ITEM_CONCURRENCY,
-	optionsCollection,
 	readBudgetMs,
 	readTimeoutMs,
 } from '../common';
+import { optionsCollection } from '../fields';
 import { readTemplateCriteria, resolveTemplate, templateLocator } from '../template/locator';
 import type { OperationOption } from '../types';
 import { customerDataProperties, readCustomerData } from './customerData';
