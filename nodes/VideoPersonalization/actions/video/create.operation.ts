@@ -4,27 +4,28 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { createdVideo, optionalText } from '../../helpers/answers';
-import { mapWithConcurrency } from '../../helpers/pool';
 import { TEMPLATE_PERMISSION } from '../../helpers/permissions';
 import { customerDataProblems } from '../../helpers/templateFields';
 import { DEFAULT_TIMEOUT_MS, type RestRequest, type ServiceClient } from '../../transport/client';
-import {
-	failedItem,
-	fieldError,
-	itemError,
-	ITEM_CONCURRENCY,
-	readBudgetMs,
-	readTimeoutMs,
-} from '../common';
+import { failedItem, fieldError, readBudgetMs, readTimeoutMs } from '../common';
 import { optionsCollection } from '../fields';
 import { readTemplateCriteria, resolveTemplate, templateLocator } from '../template/locator';
 import type { OperationOption } from '../types';
 import { customerDataProperties, readCustomerData } from './customerData';
-import { type CreatedVideo, waitForCreatedVideos } from './waitForCompletion';
-import { readWaitSettings, waitOptions, type WaitSettings } from './waitOptions';
+import {
+	checkedItem,
+	type CreateRun,
+	forEachItem,
+	inItemOrder,
+	type ItemFailure,
+	noted,
+	type VideoRequest,
+	withCreated,
+} from './createBatch';
+import { waitForCreatedVideos } from './waitForCompletion';
+import { readWaitSettings, waitOptions } from './waitOptions';
 
 const ASPECT_RATIOS = ['9:16', '16:9', '1:1'];
 
@@ -149,35 +150,6 @@ function readTitle(ctx: IExecuteFunctions, itemIndex: number): string {
 	throw fieldError(ctx, itemIndex, 'Title', problem);
 }
 
-/** An item's request, checked and with its template resolved, before any video is created. */
-interface VideoRequest {
-	itemIndex: number;
-	call: RestRequest;
-	wait: WaitSettings;
-	templateName: string;
-}
-
-/**
- * Runs one of an item's checks. In a real run a problem is thrown, so the first one stops the
- * item; with Check Only (`problems` given) it is noted and the next checks still run. A failure
- * of the service (other than refusing the item's template, 403) is thrown either way.
- */
-async function noted<T>(
-	problems: Error[] | undefined,
-	check: () => T | Promise<T>,
-): Promise<T | undefined> {
-	let failure: unknown;
-	try {
-		return await check();
-	} catch (error) {
-		failure = error;
-	}
-	const refused = failure instanceof NodeApiError && failure.httpCode === '403';
-	if (!problems || !(failure instanceof NodeOperationError || refused)) throw failure;
-	problems.push(failure as Error);
-	return undefined;
-}
-
 /**
  * Reads and checks one item and resolves its template: its request, or undefined when Check
  * Only noted problems. A real run and Check Only take this one path.
@@ -231,76 +203,6 @@ async function readRequest(
 		timeoutMs,
 	};
 	return { itemIndex, call, wait, templateName: template.name };
-}
-
-/** Check Only's output for an item: what Create would send, or every problem found, by field. */
-function checkedItem(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	request: VideoRequest | undefined,
-	problems: Error[],
-): INodeExecutionData {
-	const messages = problems.map((problem) => itemError(ctx, problem, itemIndex).message);
-	const { template_id: id, ...body } = (request?.call.body ?? {}) as IDataObject;
-	const json: IDataObject = request
-		? { ok: true, title: body.title, template: { id, name: request.templateName }, ...body }
-		: { ok: false, problems: [...new Set(messages)] };
-	return { json, pairedItem: { item: itemIndex } };
-}
-
-type ItemFailure = NodeApiError | NodeOperationError;
-
-/** Where a Create run stands: each item's output so far, and the videos it created. */
-interface CreateRun {
-	outputs: Map<number, INodeExecutionData>;
-	created: CreatedVideo[];
-}
-
-const inItemOrder = (left: { itemIndex: number }, right: { itemIndex: number }) =>
-	left.itemIndex - right.itemIndex;
-
-/**
- * Adds to the error of a run that stops part-way the videos it created: they exist and used
- * credits, so nothing done is lost from sight.
- */
-function withCreated(error: ItemFailure, created: CreatedVideo[]): ItemFailure {
-	const ids = [...created]
-		.sort(inItemOrder)
-		.map((video) => `item ${video.itemIndex}: ${video.videoId}`);
-	const count = ids.length === 1 ? '1 video' : `${ids.length} videos`;
-	const note =
-		ids.length === 0
-			? 'No video was created in this run.'
-			: `This run created ${count} before it stopped (${ids.join(', ')}): ` +
-				'they exist and used credits; run only the other items to avoid duplicates.';
-	error.description = [error.description, note].filter(Boolean).join(' ');
-	return error;
-}
-
-/**
- * Runs `task` for each input, a few at once. With Continue On Fail an item that fails gets its
- * error as output; without, the run stops once the tasks under way are done, naming the videos
- * created.
- */
-async function forEachItem<Input extends { itemIndex: number }, Output>(
-	ctx: IExecuteFunctions,
-	run: CreateRun,
-	inputs: Input[],
-	task: (input: Input) => Promise<Output>,
-): Promise<Output[]> {
-	try {
-		const outputs = await mapWithConcurrency(inputs, ITEM_CONCURRENCY, async (input) => {
-			try {
-				return [await task(input)];
-			} catch (error) {
-				run.outputs.set(input.itemIndex, failedItem(ctx, error as Error, input.itemIndex));
-				return [];
-			}
-		});
-		return outputs.flat();
-	} catch (error) {
-		throw withCreated(error as ItemFailure, run.created);
-	}
 }
 
 /**
