@@ -1,12 +1,18 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { TEMPLATE_PERMISSION } from '../../helpers/permissions';
 import {
-	fetchTemplateFields,
+	readTemplateFields,
+	refusedSubfield,
+	TEMPLATE_FIELD_SUBFIELDS,
 	templateChoice,
 	type TemplateChoice,
-	type TemplateWithFields,
-} from '../../methods/resourceMapping';
+	type TemplateField,
+	templateFieldsQuery,
+	type TemplateLookup,
+} from '../../helpers/templateFields';
 import type { ServiceClient } from '../../transport/client';
+import { tryGraphql } from '../../transport/graphql';
 import { fieldError, readLocator } from '../common';
 
 /**
@@ -52,6 +58,44 @@ export function readTemplateCriteria(ctx: IExecuteFunctions, itemIndex: number):
 		throw fieldError(ctx, itemIndex, 'Template', 'no template chosen', hint);
 	}
 	return templateChoice(mode, value);
+}
+
+export interface TemplateWithFields {
+	id: string;
+	name: string;
+	fields: TemplateField[];
+}
+
+/**
+ * A template with its customizable fields, or undefined when none matches. Sub-fields the service
+ * does not have are dropped from the query one by one (a server need not have them all).
+ */
+export async function fetchTemplateFields(
+	api: ServiceClient,
+	criteria: TemplateLookup,
+	call: { action: string; itemIndex?: number },
+): Promise<TemplateWithFields | undefined> {
+	let subfields: string[] = [...TEMPLATE_FIELD_SUBFIELDS];
+	for (;;) {
+		const outcome = await tryGraphql(api, {
+			...call,
+			query: templateFieldsQuery(subfields),
+			variables: { criteria },
+			permission: TEMPLATE_PERMISSION,
+		});
+		if (outcome.ok) {
+			const template = outcome.viewer.videoTemplate as IDataObject | null;
+			if (!template || typeof template.id !== 'string') return undefined;
+			const fields = readTemplateFields(template.fields);
+			return { id: template.id, name: String(template.name ?? template.id), fields };
+		}
+		if (outcome.errors.some((entry) => entry.code?.toUpperCase() === 'NOT_FOUND')) return undefined;
+		const messages = outcome.errors.map((entry) => entry.message);
+		const refused = refusedSubfield(messages, subfields);
+		// Keep asking while something beyond the key (name or id) is left to drop.
+		if (!refused || subfields.length <= 1) throw outcome.raise();
+		subfields = subfields.filter((name) => name !== refused);
+	}
 }
 
 /**
