@@ -14,15 +14,17 @@ import type { FindByKey } from './fields';
 /** Items handled at once; enough to overlap network waits without flooding the service. */
 export const ITEM_CONCURRENCY = 4;
 
-/** An error about one field of one item, worded for the person who filled it in. */
+/**
+ * An error about one field of one item, worded for the person who filled it in. The message is
+ * written whole at the call ("Title: is empty"), so a message a user reports can be grepped.
+ */
 export function fieldError(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	field: string,
-	problem: string,
+	message: string,
 	description?: string,
 ): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `${field}: ${problem}`, { itemIndex, description });
+	return new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
 }
 
 /**
@@ -68,7 +70,7 @@ export function readSelection(ctx: IExecuteFunctions, itemIndex: number): ListSe
 	const limit = ctx.getNodeParameter('limit', itemIndex, 50) as unknown;
 	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
 		const got = JSON.stringify(limit);
-		throw fieldError(ctx, itemIndex, 'Limit', `must be a whole number of 1 or more, got ${got}`);
+		throw fieldError(ctx, itemIndex, `Limit: must be a whole number of 1 or more, got ${got}`);
 	}
 	return { returnAll: false, limit };
 }
@@ -88,30 +90,35 @@ export function readLocator(
 	return { mode: locator.mode, value: optionalText(locator.value) };
 }
 
-/** A number above 0 from the Options collection, or `fallback` when not set. */
+/**
+ * A number above 0 from the Options collection, or `fallback` when not set; else the error
+ * `problem` ("Timeout: must be a number of seconds above 0"), with what was given.
+ */
 export function positiveOption(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	name: string,
 	fallback: number,
-	label: string,
-	unit = 'a number',
+	problem: string,
 ): number {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const value = options[name] ?? fallback;
 	if (typeof value !== 'number' || !(value > 0)) {
-		const got = JSON.stringify(options[name]);
-		throw fieldError(ctx, itemIndex, label, `must be ${unit} above 0, got ${got}`);
+		throw fieldError(ctx, itemIndex, `${problem}, got ${JSON.stringify(options[name])}`);
 	}
 	return value;
 }
 
 /** The item's time budget for each of its requests, from Give Up After (Minutes). */
 export function readBudgetMs(ctx: IExecuteFunctions, itemIndex: number): number {
-	const label = 'Give Up After (Minutes)';
-	const unit = 'a number of minutes';
-	const fallback = DEFAULT_BUDGET_MS / 60_000;
-	const minutes = positiveOption(ctx, itemIndex, 'giveUpAfter', fallback, label, unit);
+	const problem = 'Give Up After (Minutes): must be a number of minutes above 0';
+	const minutes = positiveOption(
+		ctx,
+		itemIndex,
+		'giveUpAfter',
+		DEFAULT_BUDGET_MS / 60_000,
+		problem,
+	);
 	return Math.round(minutes * 60_000);
 }
 
@@ -120,8 +127,8 @@ export function readTimeoutMs(
 	itemIndex: number,
 	defaultSeconds = DEFAULT_TIMEOUT_MS / 1000,
 ): number {
-	const unit = 'a number of seconds';
-	const seconds = positiveOption(ctx, itemIndex, 'timeout', defaultSeconds, 'Timeout', unit);
+	const problem = 'Timeout: must be a number of seconds above 0';
+	const seconds = positiveOption(ctx, itemIndex, 'timeout', defaultSeconds, problem);
 	return Math.round(seconds * 1000);
 }
 
@@ -151,9 +158,9 @@ export function readFindBy(
 	const key = keys.find((candidate) => candidate.key === findBy);
 	if (!key) {
 		const allowed = keys.map((candidate) => candidate.key).join(', ');
-		throw fieldError(ctx, itemIndex, 'Find By', `must be one of ${allowed}`);
+		throw fieldError(ctx, itemIndex, `Find By: must be one of ${allowed}`);
 	}
 	const value = optionalText(ctx.getNodeParameter(`${key.key}Value`, itemIndex, ''));
-	if (value === undefined) throw fieldError(ctx, itemIndex, key.displayName, 'is empty');
+	if (value === undefined) throw fieldError(ctx, itemIndex, `${key.displayName}: is empty`);
 	return { criteria: { [key.key]: value }, label: `${key.displayName} "${value}"` };
 }

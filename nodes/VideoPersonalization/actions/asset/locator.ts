@@ -29,7 +29,7 @@ export function readAssetId(ctx: IExecuteFunctions, itemIndex: number): string {
 	const { value } = readLocator(ctx, itemIndex, 'assetId');
 	if (value !== undefined) return value;
 	const hint = 'Pick one from the list or give its ID.';
-	throw fieldError(ctx, itemIndex, 'Asset', 'no asset chosen', hint);
+	throw fieldError(ctx, itemIndex, 'Asset: no asset chosen', hint);
 }
 
 /** Tags as the API wants them: a list; text is split on commas. */
@@ -40,8 +40,8 @@ export function readTags(ctx: IExecuteFunctions, itemIndex: number, value: unkno
 		!Array.isArray(list) ||
 		list.some((tag) => typeof tag !== 'string' && typeof tag !== 'number')
 	) {
-		const problem = 'must be text with tags separated by commas, or a list of texts';
-		throw fieldError(ctx, itemIndex, 'Tags', problem);
+		const message = 'Tags: must be text with tags separated by commas, or a list of texts';
+		throw fieldError(ctx, itemIndex, message);
 	}
 	return [...new Set(list.map((tag) => String(tag).trim()).filter((tag) => tag !== ''))];
 }

@@ -47,13 +47,13 @@ export const execute: ItemExecute = async function (itemIndex, api) {
 	const body: IDataObject = {};
 	if (fields.name !== undefined) {
 		if (typeof fields.name !== 'string' || fields.name.trim() === '') {
-			throw fieldError(this, itemIndex, 'Name', 'must not be empty when given');
+			throw fieldError(this, itemIndex, 'Name: must not be empty when given');
 		}
 		body.name = fields.name.trim();
 	}
 	if (fields.tags !== undefined) body.tags = readTags(this, itemIndex, fields.tags);
 	if (Object.keys(body).length === 0) {
-		throw fieldError(this, itemIndex, 'Update Fields', 'nothing to update', 'Add Name or Tags.');
+		throw fieldError(this, itemIndex, 'Update Fields: nothing to update', 'Add Name or Tags.');
 	}
 	const asset = await api.object({
 		method: 'PATCH',

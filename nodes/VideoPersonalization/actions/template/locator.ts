@@ -55,7 +55,7 @@ export function readTemplateCriteria(ctx: IExecuteFunctions, itemIndex: number):
 	const { mode, value } = readLocator(ctx, itemIndex, 'template');
 	if (value === undefined) {
 		const hint = 'Pick one from the list, or give its ID or exact name.';
-		throw fieldError(ctx, itemIndex, 'Template', 'no template chosen', hint);
+		throw fieldError(ctx, itemIndex, 'Template: no template chosen', hint);
 	}
 	return templateChoice(mode, value);
 }
@@ -123,7 +123,7 @@ export async function resolveTemplate(
 	);
 	if (!template) {
 		const hint = "Check it against the service's template library; names must match exactly.";
-		throw fieldError(ctx, itemIndex, 'Template', `no template has the ${criteria.label}`, hint);
+		throw fieldError(ctx, itemIndex, `Template: no template has the ${criteria.label}`, hint);
 	}
 	return template;
 }

@@ -117,8 +117,8 @@ export const description: INodeProperties[] = [
 function readAspectRatio(ctx: IExecuteFunctions, itemIndex: number): string {
 	const value = ctx.getNodeParameter('aspectRatio', itemIndex, '9:16') as unknown;
 	if (typeof value !== 'string' || !ASPECT_RATIOS.includes(value)) {
-		const problem = `must be one of ${ASPECT_RATIOS.join(', ')}, got ${JSON.stringify(value)}`;
-		throw fieldError(ctx, itemIndex, 'Aspect Ratio', problem);
+		const message = `Aspect Ratio: must be one of 9:16, 16:9, 1:1, got ${JSON.stringify(value)}`;
+		throw fieldError(ctx, itemIndex, message);
 	}
 	return value;
 }
@@ -135,7 +135,7 @@ function readAiMessaging(
 		.map((point) => (typeof point === 'string' ? point.trim() : point))
 		.filter((point) => point !== '');
 	if (keyPoints.some((point) => typeof point !== 'string')) {
-		throw fieldError(ctx, itemIndex, 'AI Key Points', 'each key point must be text');
+		throw fieldError(ctx, itemIndex, 'AI Key Points: each key point must be text');
 	}
 	if (!tone && keyPoints.length === 0) return undefined;
 	return { ...(tone ? { tone } : {}), ...(keyPoints.length ? { key_points: keyPoints } : {}) };
@@ -146,8 +146,8 @@ function readTitle(ctx: IExecuteFunctions, itemIndex: number): string {
 	const title = optionalText(value);
 	if (title !== undefined) return title;
 	const empty = value === '' || value === undefined || value === null;
-	const problem = empty ? 'is empty' : `must be text, got ${JSON.stringify(value)}`;
-	throw fieldError(ctx, itemIndex, 'Title', problem);
+	const message = empty ? 'Title: is empty' : `Title: must be text, got ${JSON.stringify(value)}`;
+	throw fieldError(ctx, itemIndex, message);
 }
 
 /**
@@ -177,7 +177,7 @@ async function readRequest(
 	const badData =
 		template && customerData
 			? customerDataProblems(template.fields, customerData).map((problem) =>
-					fieldError(ctx, itemIndex, 'Customer Data', `${problem} (template "${template.name}")`),
+					fieldError(ctx, itemIndex, `Customer Data: ${problem} (template "${template.name}")`),
 				)
 			: [];
 	for (const error of badData) await check(() => Promise.reject(error));

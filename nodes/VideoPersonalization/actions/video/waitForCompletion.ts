@@ -160,10 +160,9 @@ function notCheckedError(
 
 function notFinishedError(ctx: IExecuteFunctions, { video, lastStatus }: Watched): Error {
 	const minutes = Math.round((video.wait.timeoutMs / 60_000) * 100) / 100;
-	const waited = `${minutes} minutes of waiting (last status: ${lastStatus})`;
 	return new NodeOperationError(
 		ctx.getNode(),
-		`Video "${video.videoId}" was not finished after ${waited}`,
+		`Video "${video.videoId}" was not finished after ${minutes} minutes of waiting (last status: ${lastStatus})`,
 		{
 			itemIndex: video.itemIndex,
 			description:
