@@ -33,22 +33,6 @@ export interface TemplateField {
 	maxLength?: number;
 }
 
-/** A template by ID or by name, as the lookup takes it. */
-export type TemplateLookup = { id: string } | { name: string };
-
-/** A chosen template, as the lookup takes it and as messages name it: `ID "x"`, `name "x"`. */
-export interface TemplateChoice {
-	lookup: TemplateLookup;
-	label: string;
-}
-
-/** The Template locator's mode and value as a lookup: By name, or by ID (From list and By ID). */
-export function templateChoice(mode: string | undefined, value: string): TemplateChoice {
-	return mode === 'name'
-		? { lookup: { name: value }, label: `name "${value}"` }
-		: { lookup: { id: value }, label: `ID "${value}"` };
-}
-
 /**
  * The query for a template's fields, selecting `subfields` (all from TEMPLATE_FIELD_SUBFIELDS:
  * constant text; what the user typed travels only in `$criteria`).

@@ -5,8 +5,12 @@ import type {
 } from 'n8n-workflow';
 
 import { optionalText } from '../helpers/answers';
-import { fetchTemplateFields } from '../actions/template/locator';
-import { templateChoice, type TemplateChoice, toMapperFields } from '../helpers/templateFields';
+import {
+	fetchTemplateFields,
+	templateChoice,
+	type TemplateChoice,
+} from '../actions/template/locator';
+import { toMapperFields } from '../helpers/templateFields';
 import { serviceClient } from '../transport/client';
 
 const UNRESOLVED_EXPRESSION =

@@ -5,11 +5,8 @@ import {
 	readTemplateFields,
 	refusedSubfield,
 	TEMPLATE_FIELD_SUBFIELDS,
-	templateChoice,
-	type TemplateChoice,
 	type TemplateField,
 	templateFieldsQuery,
-	type TemplateLookup,
 } from '../../helpers/templateFields';
 import type { ServiceClient } from '../../transport/client';
 import { tryGraphql } from '../../transport/graphql';
@@ -48,6 +45,22 @@ export function templateLocator(description: string): INodeProperties {
 			},
 		],
 	};
+}
+
+/** A template by ID or by name, as the lookup takes it. */
+export type TemplateLookup = { id: string } | { name: string };
+
+/** A chosen template, as the lookup takes it and as messages name it: `ID "x"`, `name "x"`. */
+export interface TemplateChoice {
+	lookup: TemplateLookup;
+	label: string;
+}
+
+/** The Template locator's mode and value as a lookup: By name, or by ID (From list and By ID). */
+export function templateChoice(mode: string | undefined, value: string): TemplateChoice {
+	return mode === 'name'
+		? { lookup: { name: value }, label: `name "${value}"` }
+		: { lookup: { id: value }, label: `ID "${value}"` };
 }
 
 /** The template an item chose, as the lookup takes it, and how messages name it: `ID "x"`. */
