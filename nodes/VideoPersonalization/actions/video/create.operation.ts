@@ -15,14 +15,14 @@ import { readTemplateCriteria, resolveTemplate, templateLocator } from '../templ
 import type { OperationOption } from '../types';
 import { customerDataProperties, readCustomerData } from './customerData';
 import {
-	checkedItem,
+	checkOnlyOutput,
 	type CreateRun,
 	forEachItem,
 	inItemOrder,
 	type ItemFailure,
-	noted,
+	namingCreatedVideos,
+	runCheck,
 	type VideoRequest,
-	withCreated,
 } from './createBatch';
 import { waitForCreatedVideos } from './waitForCompletion';
 import { readWaitSettings, waitOptions } from './waitOptions';
@@ -154,13 +154,13 @@ function readTitle(ctx: IExecuteFunctions, itemIndex: number): string {
  * Reads and checks one item and resolves its template: its request, or undefined when Check
  * Only noted problems. A real run and Check Only take this one path.
  */
-async function readRequest(
+async function checkedRequest(
 	ctx: IExecuteFunctions,
 	api: ServiceClient,
 	itemIndex: number,
 	problems?: Error[],
 ): Promise<VideoRequest | undefined> {
-	const check = async <T>(read: () => T | Promise<T>) => await noted(problems, read);
+	const check = async <T>(read: () => T | Promise<T>) => await runCheck(problems, read);
 	const title = await check(() => readTitle(ctx, itemIndex));
 	const criteria = await check(() => readTemplateCriteria(ctx, itemIndex));
 	const customerData = await check(() => readCustomerData(ctx, itemIndex));
@@ -220,9 +220,9 @@ export async function executeAll(
 	const checked = await forEachItem(this, run, items, async ({ itemIndex }) => {
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const problems = options.checkOnly === true ? [] : undefined;
-		const request = await readRequest(this, api, itemIndex, problems);
+		const request = await checkedRequest(this, api, itemIndex, problems);
 		if (!problems) return request ? [request] : [];
-		run.outputs.set(itemIndex, checkedItem(this, itemIndex, request, problems));
+		run.outputs.set(itemIndex, checkOnlyOutput(this, itemIndex, request, problems));
 		return [];
 	});
 	const requests = checked.flat();
@@ -242,7 +242,7 @@ export async function executeAll(
 			run.outputs.set(itemIndex, { ...output, pairedItem: { item: itemIndex } });
 		}
 	} catch (error) {
-		throw withCreated(error as ItemFailure, run.created);
+		throw namingCreatedVideos(error as ItemFailure, run.created);
 	}
 	return [...run.outputs.entries()].sort(([left], [right]) => left - right).map(([, item]) => item);
 }

@@ -24,7 +24,7 @@ export interface VideoRequest {
  * item; with Check Only (`problems` given) it is noted and the next checks still run. A failure
  * of the service (other than refusing the item's template, 403) is thrown either way.
  */
-export async function noted<T>(
+export async function runCheck<T>(
 	problems: Error[] | undefined,
 	check: () => T | Promise<T>,
 ): Promise<T | undefined> {
@@ -41,7 +41,7 @@ export async function noted<T>(
 }
 
 /** Check Only's output for an item: what Create would send, or every problem found, by field. */
-export function checkedItem(
+export function checkOnlyOutput(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	request: VideoRequest | undefined,
@@ -70,7 +70,7 @@ export const inItemOrder = (left: { itemIndex: number }, right: { itemIndex: num
  * Adds to the error of a run that stops part-way the videos it created: they exist and used
  * credits, so nothing done is lost from sight.
  */
-export function withCreated(error: ItemFailure, created: CreatedVideo[]): ItemFailure {
+export function namingCreatedVideos(error: ItemFailure, created: CreatedVideo[]): ItemFailure {
 	const ids = [...created]
 		.sort(inItemOrder)
 		.map((video) => `item ${video.itemIndex}: ${video.videoId}`);
@@ -106,6 +106,6 @@ export async function forEachItem<Input extends { itemIndex: number }, Output>(
 		});
 		return outputs.flat();
 	} catch (error) {
-		throw withCreated(error as ItemFailure, run.created);
+		throw namingCreatedVideos(error as ItemFailure, run.created);
 	}
 }
