@@ -32,6 +32,16 @@ export function readAssetId(ctx: IExecuteFunctions, itemIndex: number): string {
 	throw fieldError(ctx, itemIndex, 'Asset: no asset chosen', hint);
 }
 
+/** Upload's Tags field; Update's says the list replaces the current one. */
+export const tagsField: INodeProperties = {
+	displayName: 'Tags',
+	name: 'tags',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. logo, summer-campaign',
+	description: 'Tags of the asset, separated by commas',
+};
+
 /** Tags as the API wants them: a list; text is split on commas. */
 export function readTags(ctx: IExecuteFunctions, itemIndex: number, value: unknown): string[] {
 	if (value === undefined || value === null) return [];

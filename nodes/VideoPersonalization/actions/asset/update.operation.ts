@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { fieldError, readTimeoutMs } from '../common';
 import { optionsCollection } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
-import { assetLocator, readAssetId, readTags } from './locator';
+import { assetLocator, readAssetId, readTags, tagsField } from './locator';
 
 export const option: OperationOption = {
 	name: 'Update',
@@ -28,11 +28,7 @@ export const description: INodeProperties[] = [
 				description: 'New name of the asset',
 			},
 			{
-				displayName: 'Tags',
-				name: 'tags',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. logo, summer-campaign',
+				...tagsField,
 				description:
 					'The new tag list, separated by commas; it replaces the current tags (empty removes them all)',
 			},

@@ -5,7 +5,7 @@ import { binaryHead, binarySize, multipartBody } from '../../transport/multipart
 import { fieldError, readTimeoutMs } from '../common';
 import { optionsCollection } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
-import { readTags } from './locator';
+import { readTags, tagsField } from './locator';
 
 export const option: OperationOption = {
 	name: 'Upload',
@@ -50,14 +50,7 @@ export const description: INodeProperties[] = [
 			{ name: 'Audio', value: 'audio', description: 'MP3, WAV or AAC, up to 50 MB' },
 		],
 	},
-	{
-		displayName: 'Tags',
-		name: 'tags',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. logo, summer-campaign',
-		description: 'Tags of the asset, separated by commas',
-	},
+	tagsField,
 	optionsCollection([], UPLOAD_TIMEOUT_SECONDS),
 ];
 
