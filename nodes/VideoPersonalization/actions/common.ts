@@ -3,27 +3,28 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeParameterResourceLocator,
-	INodeProperties,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { optionalText } from '../helpers/answers';
-import type { SelectableField } from '../helpers/queries';
 import { DEFAULT_BUDGET_MS, DEFAULT_TIMEOUT_MS, type ServiceClient } from '../transport/client';
 import type { ListSelection } from '../transport/pagination';
+import type { FindByKey } from './fields';
 
 /** Items handled at once; enough to overlap network waits without flooding the service. */
 export const ITEM_CONCURRENCY = 4;
 
-/** An error about one field of one item, worded for the person who filled it in. */
+/**
+ * An error about one field of one item, worded for the person who filled it in. The message is
+ * written whole at the call ("Title: is empty"), so a message a user reports can be grepped.
+ */
 export function fieldError(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	field: string,
-	problem: string,
+	message: string,
 	description?: string,
 ): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `${field}: ${problem}`, { itemIndex, description });
+	return new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
 }
 
 /**
@@ -63,50 +64,15 @@ export function failedItem(
 	return { json: { error: failure.message, ...details }, pairedItem: { item: itemIndex } };
 }
 
-/** The Return All and Limit fields of a Get Many. */
-export function returnAllAndLimit(noun: string): INodeProperties[] {
-	return [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-		},
-		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 50,
-			description: 'Max number of results to return',
-			displayOptions: { show: { returnAll: [false] } },
-			hint: `How many ${noun} to return at most`,
-		},
-	];
-}
-
 export function readSelection(ctx: IExecuteFunctions, itemIndex: number): ListSelection {
 	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	if (returnAll) return { returnAll: true, limit: Number.POSITIVE_INFINITY };
 	const limit = ctx.getNodeParameter('limit', itemIndex, 50) as unknown;
 	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
 		const got = JSON.stringify(limit);
-		throw fieldError(ctx, itemIndex, 'Limit', `must be a whole number of 1 or more, got ${got}`);
+		throw fieldError(ctx, itemIndex, `Limit: must be a whole number of 1 or more, got ${got}`);
 	}
 	return { returnAll: false, limit };
-}
-
-/** The Filters collection of a Get Many. */
-export function filtersCollection(options: INodeProperties[]): INodeProperties {
-	return {
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options,
-	};
 }
 
 /** A resource locator's mode and value (an ID given as plain text reads as mode `id`). */
@@ -124,66 +90,35 @@ export function readLocator(
 	return { mode: locator.mode, value: optionalText(locator.value) };
 }
 
-/** The Options collection of an operation: its own options, then Give Up After and Timeout. */
-export function optionsCollection(
-	options: INodeProperties[] = [],
-	timeoutSeconds = 60,
-): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			...options,
-			{
-				displayName: 'Give Up After (Minutes)',
-				name: 'giveUpAfter',
-				type: 'number',
-				typeOptions: { minValue: 0.01, numberPrecision: 2 },
-				// DEFAULT_BUDGET_MS, written as a literal: the lint reads defaults as written.
-				default: 5,
-				description:
-					"How long one request may take in all before it fails, its retries and the waits the service's rate " +
-					'limit asks for included',
-			},
-			{
-				displayName: 'Timeout',
-				name: 'timeout',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: timeoutSeconds,
-				description: 'Seconds to wait for the service to answer one request before giving up',
-			},
-		],
-	};
-}
-
-/** A number above 0 from the Options collection, or `fallback` when not set. */
+/**
+ * A number above 0 from the Options collection, or `fallback` when not set; else the error
+ * `problem` ("Timeout: must be a number of seconds above 0"), with what was given.
+ */
 export function positiveOption(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	name: string,
 	fallback: number,
-	label: string,
-	unit = 'a number',
+	problem: string,
 ): number {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const value = options[name] ?? fallback;
 	if (typeof value !== 'number' || !(value > 0)) {
-		const got = JSON.stringify(options[name]);
-		throw fieldError(ctx, itemIndex, label, `must be ${unit} above 0, got ${got}`);
+		throw fieldError(ctx, itemIndex, `${problem}, got ${JSON.stringify(options[name])}`);
 	}
 	return value;
 }
 
 /** The item's time budget for each of its requests, from Give Up After (Minutes). */
 export function readBudgetMs(ctx: IExecuteFunctions, itemIndex: number): number {
-	const label = 'Give Up After (Minutes)';
-	const unit = 'a number of minutes';
-	const fallback = DEFAULT_BUDGET_MS / 60_000;
-	const minutes = positiveOption(ctx, itemIndex, 'giveUpAfter', fallback, label, unit);
+	const problem = 'Give Up After (Minutes): must be a number of minutes above 0';
+	const minutes = positiveOption(
+		ctx,
+		itemIndex,
+		'giveUpAfter',
+		DEFAULT_BUDGET_MS / 60_000,
+		problem,
+	);
 	return Math.round(minutes * 60_000);
 }
 
@@ -192,21 +127,9 @@ export function readTimeoutMs(
 	itemIndex: number,
 	defaultSeconds = DEFAULT_TIMEOUT_MS / 1000,
 ): number {
-	const unit = 'a number of seconds';
-	const seconds = positiveOption(ctx, itemIndex, 'timeout', defaultSeconds, 'Timeout', unit);
+	const problem = 'Timeout: must be a number of seconds above 0';
+	const seconds = positiveOption(ctx, itemIndex, 'timeout', defaultSeconds, problem);
 	return Math.round(seconds * 1000);
-}
-
-/** The Fields option of a query-style Get or Get Many. */
-export function fieldsOption(fields: SelectableField[], noun: string): INodeProperties {
-	return {
-		displayName: 'Fields',
-		name: 'fields',
-		type: 'multiOptions',
-		options: fields.map((field) => ({ name: field.displayName, value: field.name })),
-		default: [],
-		description: `Which fields of each ${noun} to return besides its ID. None selected returns every field.`,
-	};
 }
 
 export function readFields(ctx: IExecuteFunctions, itemIndex: number): string[] {
@@ -225,38 +148,6 @@ export function foundRecord(
 	return record as IDataObject;
 }
 
-/** One way to find a record by: its lookup input field, e.g. `email`. */
-export interface FindByKey {
-	key: string;
-	displayName: string;
-	placeholder: string;
-}
-
-/** "Find By" plus one field per key, for lookups by id, name, email or phone (docs/service-facts.md). */
-export function findByProperties(noun: string, keys: FindByKey[]): INodeProperties[] {
-	return [
-		{
-			displayName: 'Find By',
-			name: 'findBy',
-			type: 'options',
-			default: 'id',
-			options: keys.map((key) => ({ name: key.displayName, value: key.key })),
-			description: `How to identify the ${noun}`,
-		},
-		...keys.map(
-			(key): INodeProperties => ({
-				displayName: key.displayName,
-				name: `${key.key}Value`,
-				type: 'string',
-				required: true,
-				default: '',
-				placeholder: key.placeholder,
-				displayOptions: { show: { findBy: [key.key] } },
-			}),
-		),
-	];
-}
-
 /** The lookup input of Find By, and how to name it in messages (`User ID "usr_1"`). */
 export function readFindBy(
 	ctx: IExecuteFunctions,
@@ -267,9 +158,9 @@ export function readFindBy(
 	const key = keys.find((candidate) => candidate.key === findBy);
 	if (!key) {
 		const allowed = keys.map((candidate) => candidate.key).join(', ');
-		throw fieldError(ctx, itemIndex, 'Find By', `must be one of ${allowed}`);
+		throw fieldError(ctx, itemIndex, `Find By: must be one of ${allowed}`);
 	}
 	const value = optionalText(ctx.getNodeParameter(`${key.key}Value`, itemIndex, ''));
-	if (value === undefined) throw fieldError(ctx, itemIndex, key.displayName, 'is empty');
+	if (value === undefined) throw fieldError(ctx, itemIndex, `${key.displayName}: is empty`);
 	return { criteria: { [key.key]: value }, label: `${key.displayName} "${value}"` };
 }

@@ -151,16 +151,13 @@ export function checkUpload(facts: UploadFacts): UploadCheck {
 	const type = facts.requestedType ?? found.type;
 	if (found.type !== type) {
 		const article = type === 'video' ? 'a' : 'an';
-		const accepts = `${type} accepts ${accepted(type)}`;
-		return refuse(
-			'Type',
-			`is ${found.format.label}, which is not ${article} ${type} format; ${accepts}`,
-		);
+		const problem = `is ${found.format.label}, which is not ${article} ${type} format; ${type} accepts ${accepted(type)}`;
+		return refuse('Type', problem);
 	}
 	const rule = ASSET_RULES[type];
 	if (facts.size > rule.maxBytes) {
-		const limit = `${type} files may be at most ${rule.limitLabel}`;
-		return refuse('File', `is ${(facts.size / MB).toFixed(1)} MB; ${limit}`);
+		const megabytes = (facts.size / MB).toFixed(1);
+		return refuse('File', `is ${megabytes} MB; ${type} files may be at most ${rule.limitLabel}`);
 	}
 	if (facts.size === 0) return refuse('File', 'is empty');
 	const shown = facts.head ? contentFormats(facts.head) : undefined;

@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { fetchTemplateFields } from '../actions/template/locator';
 import { TEMPLATE_SEARCH_QUERY } from '../helpers/queries';
 import { serviceClient, type ServiceClient } from '../transport/client';
 import {
@@ -14,7 +15,6 @@ import {
 	GRAPHQL_PAGE_SIZE,
 	REST_MAX_PAGE_SIZE,
 } from '../transport/pagination';
-import { fetchTemplateFields } from './resourceMapping';
 
 /** Templates per picker page, when the service takes that many (transport/pagination.ts finds out). */
 const SEARCH_PAGE_SIZE = 50;

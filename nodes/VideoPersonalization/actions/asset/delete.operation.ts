@@ -3,7 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { isCount } from '../../helpers/answers';
 import type { RestRequest, ServiceClient } from '../../transport/client';
-import { optionsCollection, readTimeoutMs } from '../common';
+import { readTimeoutMs } from '../common';
+import { optionsCollection } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 import { fetchAsset } from './get.operation';
 import { assetLocator, readAssetId } from './locator';

@@ -1,7 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ServiceClient } from '../../transport/client';
-import { optionsCollection, readTimeoutMs } from '../common';
+import { readTimeoutMs } from '../common';
+import { optionsCollection } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 import { assetLocator, readAssetId } from './locator';
 

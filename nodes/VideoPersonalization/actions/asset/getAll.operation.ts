@@ -1,13 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { restGetMany } from '../../transport/pagination';
-import {
-	filtersCollection,
-	optionsCollection,
-	readSelection,
-	readTimeoutMs,
-	returnAllAndLimit,
-} from '../common';
+import { readSelection, readTimeoutMs } from '../common';
+import { filtersCollection, optionsCollection, returnAllAndLimit } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
 export const option: OperationOption = {

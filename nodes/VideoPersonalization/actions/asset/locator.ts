@@ -29,8 +29,18 @@ export function readAssetId(ctx: IExecuteFunctions, itemIndex: number): string {
 	const { value } = readLocator(ctx, itemIndex, 'assetId');
 	if (value !== undefined) return value;
 	const hint = 'Pick one from the list or give its ID.';
-	throw fieldError(ctx, itemIndex, 'Asset', 'no asset chosen', hint);
+	throw fieldError(ctx, itemIndex, 'Asset: no asset chosen', hint);
 }
+
+/** Upload's Tags field; Update's says the list replaces the current one. */
+export const tagsField: INodeProperties = {
+	displayName: 'Tags',
+	name: 'tags',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. logo, summer-campaign',
+	description: 'Tags of the asset, separated by commas',
+};
 
 /** Tags as the API wants them: a list; text is split on commas. */
 export function readTags(ctx: IExecuteFunctions, itemIndex: number, value: unknown): string[] {
@@ -40,8 +50,8 @@ export function readTags(ctx: IExecuteFunctions, itemIndex: number, value: unkno
 		!Array.isArray(list) ||
 		list.some((tag) => typeof tag !== 'string' && typeof tag !== 'number')
 	) {
-		const problem = 'must be text with tags separated by commas, or a list of texts';
-		throw fieldError(ctx, itemIndex, 'Tags', problem);
+		const message = 'Tags: must be text with tags separated by commas, or a list of texts';
+		throw fieldError(ctx, itemIndex, message);
 	}
 	return [...new Set(list.map((tag) => String(tag).trim()).filter((tag) => tag !== ''))];
 }

@@ -1,8 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { fieldError, optionsCollection, readTimeoutMs } from '../common';
+import { fieldError, readTimeoutMs } from '../common';
+import { optionsCollection } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
-import { assetLocator, readAssetId, readTags } from './locator';
+import { assetLocator, readAssetId, readTags, tagsField } from './locator';
 
 export const option: OperationOption = {
 	name: 'Update',
@@ -27,11 +28,7 @@ export const description: INodeProperties[] = [
 				description: 'New name of the asset',
 			},
 			{
-				displayName: 'Tags',
-				name: 'tags',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. logo, summer-campaign',
+				...tagsField,
 				description:
 					'The new tag list, separated by commas; it replaces the current tags (empty removes them all)',
 			},
@@ -46,13 +43,13 @@ export const execute: ItemExecute = async function (itemIndex, api) {
 	const body: IDataObject = {};
 	if (fields.name !== undefined) {
 		if (typeof fields.name !== 'string' || fields.name.trim() === '') {
-			throw fieldError(this, itemIndex, 'Name', 'must not be empty when given');
+			throw fieldError(this, itemIndex, 'Name: must not be empty when given');
 		}
 		body.name = fields.name.trim();
 	}
 	if (fields.tags !== undefined) body.tags = readTags(this, itemIndex, fields.tags);
 	if (Object.keys(body).length === 0) {
-		throw fieldError(this, itemIndex, 'Update Fields', 'nothing to update', 'Add Name or Tags.');
+		throw fieldError(this, itemIndex, 'Update Fields: nothing to update', 'Add Name or Tags.');
 	}
 	const asset = await api.object({
 		method: 'PATCH',

@@ -2,9 +2,10 @@ import type { IBinaryData, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { ASSET_TYPES, type AssetType, checkUpload } from '../../helpers/uploadRules';
 import { binaryHead, binarySize, multipartBody } from '../../transport/multipart';
-import { fieldError, optionsCollection, readTimeoutMs } from '../common';
+import { fieldError, readTimeoutMs } from '../common';
+import { optionsCollection } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
-import { readTags } from './locator';
+import { readTags, tagsField } from './locator';
 
 export const option: OperationOption = {
 	name: 'Upload',
@@ -49,31 +50,24 @@ export const description: INodeProperties[] = [
 			{ name: 'Audio', value: 'audio', description: 'MP3, WAV or AAC, up to 50 MB' },
 		],
 	},
-	{
-		displayName: 'Tags',
-		name: 'tags',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. logo, summer-campaign',
-		description: 'Tags of the asset, separated by commas',
-	},
+	tagsField,
 	optionsCollection([], UPLOAD_TIMEOUT_SECONDS),
 ];
 
 function readBinary(ctx: IExecuteFunctions, itemIndex: number): IBinaryData {
 	const property = ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data') as unknown;
 	if (typeof property !== 'string' || property.trim() === '') {
-		throw fieldError(ctx, itemIndex, 'Input Binary Field', 'is empty');
+		throw fieldError(ctx, itemIndex, 'Input Binary Field: is empty');
 	}
 	const binary = ctx.getInputData()[itemIndex]?.binary?.[property.trim()];
 	if (!binary) {
 		const available = Object.keys(ctx.getInputData()[itemIndex]?.binary ?? {});
-		const problem = `the input item has no binary field "${property.trim()}"`;
+		const message = `Input Binary Field: the input item has no binary field "${property.trim()}"`;
 		const hint = available.length
 			? `Binary fields of this item: ${available.join(', ')}.`
 			: 'This item has no binary data: read the file first ' +
 				'(e.g. with Read/Write Files from Disk or HTTP Request).';
-		throw fieldError(ctx, itemIndex, 'Input Binary Field', problem, hint);
+		throw fieldError(ctx, itemIndex, message, hint);
 	}
 	return binary;
 }
@@ -85,7 +79,7 @@ export const execute: ItemExecute = async function (itemIndex, api) {
 	const chosenType = this.getNodeParameter('assetType', itemIndex, 'auto') as string;
 	if (chosenType !== 'auto' && !(ASSET_TYPES as string[]).includes(chosenType)) {
 		const got = JSON.stringify(chosenType);
-		throw fieldError(this, itemIndex, 'Type', `must be auto, image, video or audio, got ${got}`);
+		throw fieldError(this, itemIndex, `Type: must be auto, image, video or audio, got ${got}`);
 	}
 	const size = await binarySize(this, binary);
 	const check = checkUpload({
@@ -96,12 +90,14 @@ export const execute: ItemExecute = async function (itemIndex, api) {
 		head: size > 0 ? await binaryHead(this, binary) : undefined,
 	});
 	if (!check.ok) {
-		const field = check.field === 'Type' ? 'Type' : 'Input Binary Field';
-		throw fieldError(this, itemIndex, field, check.problem);
+		const message =
+			check.field === 'Type' ? `Type: ${check.problem}` : `Input Binary Field: ${check.problem}`;
+		throw fieldError(this, itemIndex, message);
 	}
 	const nameParameter = this.getNodeParameter('name', itemIndex, '') as unknown;
 	if (nameParameter !== '' && typeof nameParameter !== 'string') {
-		throw fieldError(this, itemIndex, 'Name', `must be text, got ${JSON.stringify(nameParameter)}`);
+		const got = JSON.stringify(nameParameter);
+		throw fieldError(this, itemIndex, `Name: must be text, got ${got}`);
 	}
 	const name = (nameParameter as string).trim() || fileName;
 	const tags = readTags(this, itemIndex, this.getNodeParameter('tags', itemIndex, ''));

@@ -3,16 +3,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import { ORGANISATION_PERMISSION } from '../../helpers/permissions';
 import { fieldSwitches, ORGANISATION_FIELDS, ORGANISATION_QUERY } from '../../helpers/queries';
 import { graphql } from '../../transport/graphql';
-import {
-	type FindByKey,
-	fieldsOption,
-	findByProperties,
-	foundRecord,
-	optionsCollection,
-	readFields,
-	readFindBy,
-	readTimeoutMs,
-} from '../common';
+import { foundRecord, readFields, readFindBy, readTimeoutMs } from '../common';
+import { type FindByKey, fieldsOption, findByProperties, optionsCollection } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
 const keys: FindByKey[] = [

@@ -3,7 +3,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import { TEMPLATE_PERMISSION } from '../../helpers/permissions';
 import { fieldSwitches, TEMPLATE_FIELDS, TEMPLATE_QUERY } from '../../helpers/queries';
 import { graphql } from '../../transport/graphql';
-import { fieldsOption, foundRecord, optionsCollection, readFields, readTimeoutMs } from '../common';
+import { foundRecord, readFields, readTimeoutMs } from '../common';
+import { fieldsOption, optionsCollection } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 import { readTemplateCriteria, templateLocator } from './locator';
 

@@ -3,15 +3,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { TEMPLATES_PERMISSION } from '../../helpers/permissions';
 import { fieldSwitches, TEMPLATE_FIELDS, TEMPLATES_QUERY } from '../../helpers/queries';
 import { graphqlGetMany } from '../../transport/pagination';
-import {
-	fieldsOption,
-	filtersCollection,
-	optionsCollection,
-	readFields,
-	readSelection,
-	readTimeoutMs,
-	returnAllAndLimit,
-} from '../common';
+import { readFields, readSelection, readTimeoutMs } from '../common';
+import { fieldsOption, filtersCollection, optionsCollection, returnAllAndLimit } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
 export const option: OperationOption = {

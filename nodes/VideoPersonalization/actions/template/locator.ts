@@ -1,12 +1,15 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { TEMPLATE_PERMISSION } from '../../helpers/permissions';
 import {
-	fetchTemplateFields,
-	templateChoice,
-	type TemplateChoice,
-	type TemplateWithFields,
-} from '../../methods/resourceMapping';
+	readTemplateFields,
+	refusedSubfield,
+	TEMPLATE_FIELD_SUBFIELDS,
+	type TemplateField,
+	templateFieldsQuery,
+} from '../../helpers/templateFields';
 import type { ServiceClient } from '../../transport/client';
+import { tryGraphql } from '../../transport/graphql';
 import { fieldError, readLocator } from '../common';
 
 /**
@@ -44,14 +47,68 @@ export function templateLocator(description: string): INodeProperties {
 	};
 }
 
+/** A template by ID or by name, as the lookup takes it. */
+export type TemplateLookup = { id: string } | { name: string };
+
+/** A chosen template, as the lookup takes it and as messages name it: `ID "x"`, `name "x"`. */
+export interface TemplateChoice {
+	lookup: TemplateLookup;
+	label: string;
+}
+
+/** The Template locator's mode and value as a lookup: By name, or by ID (From list and By ID). */
+export function templateChoice(mode: string | undefined, value: string): TemplateChoice {
+	return mode === 'name'
+		? { lookup: { name: value }, label: `name "${value}"` }
+		: { lookup: { id: value }, label: `ID "${value}"` };
+}
+
 /** The template an item chose, as the lookup takes it, and how messages name it: `ID "x"`. */
 export function readTemplateCriteria(ctx: IExecuteFunctions, itemIndex: number): TemplateChoice {
 	const { mode, value } = readLocator(ctx, itemIndex, 'template');
 	if (value === undefined) {
 		const hint = 'Pick one from the list, or give its ID or exact name.';
-		throw fieldError(ctx, itemIndex, 'Template', 'no template chosen', hint);
+		throw fieldError(ctx, itemIndex, 'Template: no template chosen', hint);
 	}
 	return templateChoice(mode, value);
+}
+
+export interface TemplateWithFields {
+	id: string;
+	name: string;
+	fields: TemplateField[];
+}
+
+/**
+ * A template with its customizable fields, or undefined when none matches. Sub-fields the service
+ * does not have are dropped from the query one by one (a server need not have them all).
+ */
+export async function fetchTemplateFields(
+	api: ServiceClient,
+	criteria: TemplateLookup,
+	call: { action: string; itemIndex?: number },
+): Promise<TemplateWithFields | undefined> {
+	let subfields: string[] = [...TEMPLATE_FIELD_SUBFIELDS];
+	for (;;) {
+		const outcome = await tryGraphql(api, {
+			...call,
+			query: templateFieldsQuery(subfields),
+			variables: { criteria },
+			permission: TEMPLATE_PERMISSION,
+		});
+		if (outcome.ok) {
+			const template = outcome.viewer.videoTemplate as IDataObject | null;
+			if (!template || typeof template.id !== 'string') return undefined;
+			const fields = readTemplateFields(template.fields);
+			return { id: template.id, name: String(template.name ?? template.id), fields };
+		}
+		if (outcome.errors.some((entry) => entry.code?.toUpperCase() === 'NOT_FOUND')) return undefined;
+		const messages = outcome.errors.map((entry) => entry.message);
+		const refused = refusedSubfield(messages, subfields);
+		// Keep asking while something beyond the key (name or id) is left to drop.
+		if (!refused || subfields.length <= 1) throw outcome.raise();
+		subfields = subfields.filter((name) => name !== refused);
+	}
 }
 
 /**
@@ -79,7 +136,7 @@ export async function resolveTemplate(
 	);
 	if (!template) {
 		const hint = "Check it against the service's template library; names must match exactly.";
-		throw fieldError(ctx, itemIndex, 'Template', `no template has the ${criteria.label}`, hint);
+		throw fieldError(ctx, itemIndex, `Template: no template has the ${criteria.label}`, hint);
 	}
 	return template;
 }

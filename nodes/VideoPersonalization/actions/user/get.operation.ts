@@ -3,16 +3,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import { USER_PERMISSION } from '../../helpers/permissions';
 import { fieldSwitches, USER_FIELDS, USER_QUERY } from '../../helpers/queries';
 import { graphql } from '../../transport/graphql';
-import {
-	type FindByKey,
-	fieldsOption,
-	findByProperties,
-	foundRecord,
-	optionsCollection,
-	readFields,
-	readFindBy,
-	readTimeoutMs,
-} from '../common';
+import { foundRecord, readFields, readFindBy, readTimeoutMs } from '../common';
+import { type FindByKey, fieldsOption, findByProperties, optionsCollection } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
 const keys: FindByKey[] = [

@@ -4,14 +4,8 @@ import { optionalText } from '../../helpers/answers';
 import { USERS_PERMISSION } from '../../helpers/permissions';
 import { fieldSwitches, USER_FIELDS, USERS_QUERY } from '../../helpers/queries';
 import { graphqlGetMany } from '../../transport/pagination';
-import {
-	fieldsOption,
-	optionsCollection,
-	readFields,
-	readSelection,
-	readTimeoutMs,
-	returnAllAndLimit,
-} from '../common';
+import { readFields, readSelection, readTimeoutMs } from '../common';
+import { fieldsOption, optionsCollection, returnAllAndLimit } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
 export const option: OperationOption = {

@@ -4,27 +4,28 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { createdVideo, optionalText } from '../../helpers/answers';
-import { mapWithConcurrency } from '../../helpers/pool';
 import { TEMPLATE_PERMISSION } from '../../helpers/permissions';
 import { customerDataProblems } from '../../helpers/templateFields';
 import { DEFAULT_TIMEOUT_MS, type RestRequest, type ServiceClient } from '../../transport/client';
-import {
-	failedItem,
-	fieldError,
-	itemError,
-	ITEM_CONCURRENCY,
-	optionsCollection,
-	readBudgetMs,
-	readTimeoutMs,
-} from '../common';
+import { failedItem, fieldError, readBudgetMs, readTimeoutMs } from '../common';
+import { optionsCollection } from '../fields';
 import { readTemplateCriteria, resolveTemplate, templateLocator } from '../template/locator';
 import type { OperationOption } from '../types';
 import { customerDataProperties, readCustomerData } from './customerData';
-import { type CreatedVideo, waitForCreatedVideos } from './waitForCompletion';
-import { readWaitSettings, waitOptions, type WaitSettings } from './waitOptions';
+import {
+	checkOnlyOutput,
+	type CreateRun,
+	forEachItem,
+	inItemOrder,
+	type ItemFailure,
+	namingCreatedVideos,
+	runCheck,
+	type VideoRequest,
+} from './createBatch';
+import { waitForCreatedVideos } from './waitForCompletion';
+import { readWaitSettings, waitOptions } from './waitOptions';
 
 const ASPECT_RATIOS = ['9:16', '16:9', '1:1'];
 
@@ -116,8 +117,8 @@ export const description: INodeProperties[] = [
 function readAspectRatio(ctx: IExecuteFunctions, itemIndex: number): string {
 	const value = ctx.getNodeParameter('aspectRatio', itemIndex, '9:16') as unknown;
 	if (typeof value !== 'string' || !ASPECT_RATIOS.includes(value)) {
-		const problem = `must be one of ${ASPECT_RATIOS.join(', ')}, got ${JSON.stringify(value)}`;
-		throw fieldError(ctx, itemIndex, 'Aspect Ratio', problem);
+		const message = `Aspect Ratio: must be one of 9:16, 16:9, 1:1, got ${JSON.stringify(value)}`;
+		throw fieldError(ctx, itemIndex, message);
 	}
 	return value;
 }
@@ -134,7 +135,7 @@ function readAiMessaging(
 		.map((point) => (typeof point === 'string' ? point.trim() : point))
 		.filter((point) => point !== '');
 	if (keyPoints.some((point) => typeof point !== 'string')) {
-		throw fieldError(ctx, itemIndex, 'AI Key Points', 'each key point must be text');
+		throw fieldError(ctx, itemIndex, 'AI Key Points: each key point must be text');
 	}
 	if (!tone && keyPoints.length === 0) return undefined;
 	return { ...(tone ? { tone } : {}), ...(keyPoints.length ? { key_points: keyPoints } : {}) };
@@ -145,50 +146,21 @@ function readTitle(ctx: IExecuteFunctions, itemIndex: number): string {
 	const title = optionalText(value);
 	if (title !== undefined) return title;
 	const empty = value === '' || value === undefined || value === null;
-	const problem = empty ? 'is empty' : `must be text, got ${JSON.stringify(value)}`;
-	throw fieldError(ctx, itemIndex, 'Title', problem);
-}
-
-/** An item's request, checked and with its template resolved, before any video is created. */
-interface VideoRequest {
-	itemIndex: number;
-	call: RestRequest;
-	wait: WaitSettings;
-	templateName: string;
-}
-
-/**
- * Runs one of an item's checks. In a real run a problem is thrown, so the first one stops the
- * item; with Check Only (`problems` given) it is noted and the next checks still run. A failure
- * of the service (other than refusing the item's template, 403) is thrown either way.
- */
-async function noted<T>(
-	problems: Error[] | undefined,
-	check: () => T | Promise<T>,
-): Promise<T | undefined> {
-	let failure: unknown;
-	try {
-		return await check();
-	} catch (error) {
-		failure = error;
-	}
-	const refused = failure instanceof NodeApiError && failure.httpCode === '403';
-	if (!problems || !(failure instanceof NodeOperationError || refused)) throw failure;
-	problems.push(failure as Error);
-	return undefined;
+	const message = empty ? 'Title: is empty' : `Title: must be text, got ${JSON.stringify(value)}`;
+	throw fieldError(ctx, itemIndex, message);
 }
 
 /**
  * Reads and checks one item and resolves its template: its request, or undefined when Check
  * Only noted problems. A real run and Check Only take this one path.
  */
-async function readRequest(
+async function checkedRequest(
 	ctx: IExecuteFunctions,
 	api: ServiceClient,
 	itemIndex: number,
 	problems?: Error[],
 ): Promise<VideoRequest | undefined> {
-	const check = async <T>(read: () => T | Promise<T>) => await noted(problems, read);
+	const check = async <T>(read: () => T | Promise<T>) => await runCheck(problems, read);
 	const title = await check(() => readTitle(ctx, itemIndex));
 	const criteria = await check(() => readTemplateCriteria(ctx, itemIndex));
 	const customerData = await check(() => readCustomerData(ctx, itemIndex));
@@ -205,7 +177,7 @@ async function readRequest(
 	const badData =
 		template && customerData
 			? customerDataProblems(template.fields, customerData).map((problem) =>
-					fieldError(ctx, itemIndex, 'Customer Data', `${problem} (template "${template.name}")`),
+					fieldError(ctx, itemIndex, `Customer Data: ${problem} (template "${template.name}")`),
 				)
 			: [];
 	for (const error of badData) await check(() => Promise.reject(error));
@@ -233,76 +205,6 @@ async function readRequest(
 	return { itemIndex, call, wait, templateName: template.name };
 }
 
-/** Check Only's output for an item: what Create would send, or every problem found, by field. */
-function checkedItem(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	request: VideoRequest | undefined,
-	problems: Error[],
-): INodeExecutionData {
-	const messages = problems.map((problem) => itemError(ctx, problem, itemIndex).message);
-	const { template_id: id, ...body } = (request?.call.body ?? {}) as IDataObject;
-	const json: IDataObject = request
-		? { ok: true, title: body.title, template: { id, name: request.templateName }, ...body }
-		: { ok: false, problems: [...new Set(messages)] };
-	return { json, pairedItem: { item: itemIndex } };
-}
-
-type ItemFailure = NodeApiError | NodeOperationError;
-
-/** Where a Create run stands: each item's output so far, and the videos it created. */
-interface CreateRun {
-	outputs: Map<number, INodeExecutionData>;
-	created: CreatedVideo[];
-}
-
-const inItemOrder = (left: { itemIndex: number }, right: { itemIndex: number }) =>
-	left.itemIndex - right.itemIndex;
-
-/**
- * Adds to the error of a run that stops part-way the videos it created: they exist and used
- * credits, so nothing done is lost from sight.
- */
-function withCreated(error: ItemFailure, created: CreatedVideo[]): ItemFailure {
-	const ids = [...created]
-		.sort(inItemOrder)
-		.map((video) => `item ${video.itemIndex}: ${video.videoId}`);
-	const count = ids.length === 1 ? '1 video' : `${ids.length} videos`;
-	const note =
-		ids.length === 0
-			? 'No video was created in this run.'
-			: `This run created ${count} before it stopped (${ids.join(', ')}): ` +
-				'they exist and used credits; run only the other items to avoid duplicates.';
-	error.description = [error.description, note].filter(Boolean).join(' ');
-	return error;
-}
-
-/**
- * Runs `task` for each input, a few at once. With Continue On Fail an item that fails gets its
- * error as output; without, the run stops once the tasks under way are done, naming the videos
- * created.
- */
-async function forEachItem<Input extends { itemIndex: number }, Output>(
-	ctx: IExecuteFunctions,
-	run: CreateRun,
-	inputs: Input[],
-	task: (input: Input) => Promise<Output>,
-): Promise<Output[]> {
-	try {
-		const outputs = await mapWithConcurrency(inputs, ITEM_CONCURRENCY, async (input) => {
-			try {
-				return [await task(input)];
-			} catch (error) {
-				run.outputs.set(input.itemIndex, failedItem(ctx, error as Error, input.itemIndex));
-				return [];
-			}
-		});
-		return outputs.flat();
-	} catch (error) {
-		throw withCreated(error as ItemFailure, run.created);
-	}
-}
-
 /**
  * Create runs all items itself: every item is read and checked and its template resolved before
  * any video is created, so a mistake in one item costs no credits for the others; then the
@@ -318,9 +220,9 @@ export async function executeAll(
 	const checked = await forEachItem(this, run, items, async ({ itemIndex }) => {
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const problems = options.checkOnly === true ? [] : undefined;
-		const request = await readRequest(this, api, itemIndex, problems);
+		const request = await checkedRequest(this, api, itemIndex, problems);
 		if (!problems) return request ? [request] : [];
-		run.outputs.set(itemIndex, checkedItem(this, itemIndex, request, problems));
+		run.outputs.set(itemIndex, checkOnlyOutput(this, itemIndex, request, problems));
 		return [];
 	});
 	const requests = checked.flat();
@@ -340,7 +242,7 @@ export async function executeAll(
 			run.outputs.set(itemIndex, { ...output, pairedItem: { item: itemIndex } });
 		}
 	} catch (error) {
-		throw withCreated(error as ItemFailure, run.created);
+		throw namingCreatedVideos(error as ItemFailure, run.created);
 	}
 	return [...run.outputs.entries()].sort(([left], [right]) => left - right).map(([, item]) => item);
 }

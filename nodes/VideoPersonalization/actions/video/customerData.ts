@@ -111,15 +111,15 @@ function readJson(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 		try {
 			parsed = jsonParse(raw);
 		} catch (error) {
-			const problem = `is not valid JSON (${(error as Error).message})`;
+			const message = `Customer Data (JSON): is not valid JSON (${(error as Error).message})`;
 			const hint =
 				'Write an object such as {"first_name": "Ana"}, or switch Customer Data to Key-Value Pairs.';
-			throw fieldError(ctx, itemIndex, 'Customer Data (JSON)', problem, hint);
+			throw fieldError(ctx, itemIndex, message, hint);
 		}
 	}
 	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-		const problem = 'must be a JSON object such as {"first_name": "Ana"}';
-		throw fieldError(ctx, itemIndex, 'Customer Data (JSON)', problem);
+		const message = 'Customer Data (JSON): must be a JSON object such as {"first_name": "Ana"}';
+		throw fieldError(ctx, itemIndex, message);
 	}
 	return parsed as IDataObject;
 }
@@ -140,7 +140,8 @@ export function readCustomerData(ctx: IExecuteFunctions, itemIndex: number): IDa
 	pairs.forEach((pair, position) => {
 		const key = typeof pair.key === 'string' ? pair.key.trim() : '';
 		if (!key) {
-			throw fieldError(ctx, itemIndex, 'Customer Data Fields', `field ${position + 1} has no name`);
+			const message = `Customer Data Fields: field ${position + 1} has no name`;
+			throw fieldError(ctx, itemIndex, message);
 		}
 		data[key] = pair.value as IDataObject[string];
 	});

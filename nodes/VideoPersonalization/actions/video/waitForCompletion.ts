@@ -19,18 +19,14 @@ export interface CreatedVideo {
 	itemIndex: number;
 	videoId: string;
 	wait: WaitSettings;
-	/** The video as created; after the wait, as published or failed. */
+	/** The video as created, then as the list last showed it: in the end published or failed. */
 	item: INodeExecutionData;
 	/** Set when the wait for it failed: the item's error instead of the video. */
 	error?: Error;
 }
 
-interface Watched {
-	video: CreatedVideo;
-	lastStatus: string;
-	/** The video once published or failed. */
-	final?: IDataObject;
-}
+const isFinished = (video: CreatedVideo) => isFinalStatus(video.item.json.status);
+const lastStatus = (video: CreatedVideo) => String(video.item.json.status ?? 'unknown');
 
 /**
  * One pass over the list, from its newest end, that finds as many of the wanted videos as
@@ -79,34 +75,29 @@ async function scanForVideos(
  */
 async function checkUntilFinished(
 	api: ServiceClient,
-	watched: Map<string, Watched>,
+	waiting: CreatedVideo[],
 ): Promise<Error | undefined> {
-	const settings = [...watched.values()].map((entry) => entry.video.wait);
+	const settings = waiting.map((video) => video.wait);
 	const deadline = Date.now() + Math.max(...settings.map((wait) => wait.timeoutMs));
 	const intervalMs = Math.min(...settings.map((wait) => wait.intervalMs));
 	const requestTimeoutMs = Math.max(...settings.map((wait) => wait.requestTimeoutMs));
 	let order: ListOrder = 'unknown';
 	for (;;) {
-		const open = [...watched.values()].filter((entry) => !entry.final);
+		const open = waiting.filter((video) => !isFinished(video));
 		if (open.length === 0) return undefined;
-		const wanted = new Set(open.map((entry) => entry.video.videoId));
+		const wanted = new Set(open.map((video) => video.videoId));
 		const times = open
-			.map((entry) => createdAtMs(entry.video.item.json))
+			.map((video) => createdAtMs(video.item.json))
 			.filter((ms): ms is number => ms !== undefined);
 		const oldestWantedMs = times.length === open.length ? Math.min(...times) : undefined;
 		try {
 			const scan = await scanForVideos(api, wanted, oldestWantedMs, order, requestTimeoutMs);
 			order = scan.order;
-			for (const [id, video] of scan.found) {
-				const entry = watched.get(id);
-				if (!entry) continue;
-				entry.lastStatus = String(video.status ?? 'unknown');
-				if (isFinalStatus(video.status)) entry.final = video;
-			}
+			for (const video of open) video.item.json = scan.found.get(video.videoId) ?? video.item.json;
 		} catch (error) {
 			return error as Error;
 		}
-		if (open.every((entry) => entry.final) || Date.now() + intervalMs > deadline) return undefined;
+		if (open.every(isFinished) || Date.now() + intervalMs > deadline) return undefined;
 		if (!(await api.pause(intervalMs))) return undefined;
 	}
 }
@@ -115,8 +106,8 @@ async function attachDownloads(
 	ctx: IExecuteFunctions,
 	api: ServiceClient,
 	{ wait, item, itemIndex }: CreatedVideo,
-	video: IDataObject,
 ): Promise<void> {
+	const video = item.json;
 	if (video.status !== 'published') return;
 	const id = String(video.id);
 	const files: Array<[string | undefined, unknown, string, string]> = [
@@ -139,7 +130,7 @@ async function attachDownloads(
 /** The video was created but the wait could not follow it: say which one and what failed. */
 function notCheckedError(
 	ctx: IExecuteFunctions,
-	{ video, lastStatus }: Watched,
+	video: CreatedVideo,
 	failure: Error,
 ): NodeOperationError {
 	const described =
@@ -152,18 +143,17 @@ function notCheckedError(
 		{
 			itemIndex: video.itemIndex,
 			description:
-				`${described}The video exists (last status: ${lastStatus}); do not create it again. ` +
+				`${described}The video exists (last status: ${lastStatus(video)}); do not create it again. ` +
 				'Find it with Video > Get Many, or act on it with the Video Personalization Trigger.',
 		},
 	);
 }
 
-function notFinishedError(ctx: IExecuteFunctions, { video, lastStatus }: Watched): Error {
+function notFinishedError(ctx: IExecuteFunctions, video: CreatedVideo): Error {
 	const minutes = Math.round((video.wait.timeoutMs / 60_000) * 100) / 100;
-	const waited = `${minutes} minutes of waiting (last status: ${lastStatus})`;
 	return new NodeOperationError(
 		ctx.getNode(),
-		`Video "${video.videoId}" was not finished after ${waited}`,
+		`Video "${video.videoId}" was not finished after ${minutes} minutes of waiting (last status: ${lastStatus(video)})`,
 		{
 			itemIndex: video.itemIndex,
 			description:
@@ -182,26 +172,18 @@ export async function waitForCreatedVideos(
 	api: ServiceClient,
 	videos: CreatedVideo[],
 ): Promise<void> {
-	const watched = new Map<string, Watched>();
-	for (const video of videos) {
-		if (!video.wait.wait) continue;
-		const { status } = video.item.json;
-		const final = isFinalStatus(status) ? video.item.json : undefined;
-		watched.set(video.videoId, { video, lastStatus: String(status ?? 'unknown'), final });
-	}
-	if (watched.size === 0) return;
-	const scanFailure = await checkUntilFinished(api, watched);
-	for (const entry of watched.values()) {
-		const { video, final } = entry;
-		if (!final) {
+	const waiting = videos.filter((video) => video.wait.wait);
+	if (waiting.length === 0) return;
+	const scanFailure = await checkUntilFinished(api, waiting);
+	for (const video of waiting) {
+		if (!isFinished(video)) {
 			video.error = scanFailure
-				? notCheckedError(ctx, entry, scanFailure)
-				: notFinishedError(ctx, entry);
+				? notCheckedError(ctx, video, scanFailure)
+				: notFinishedError(ctx, video);
 			continue;
 		}
-		video.item.json = final;
 		try {
-			await attachDownloads(ctx, api, video, final);
+			await attachDownloads(ctx, api, video);
 		} catch (error) {
 			if (ctx.continueOnFail()) keepVideoWithError(video.item, error);
 			else video.error = error as Error;

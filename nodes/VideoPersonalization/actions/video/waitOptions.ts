@@ -88,13 +88,15 @@ export function readWaitSettings(
 		const value = options[`${file.toLowerCase()}BinaryProperty`];
 		const property = value === undefined ? fallback : value;
 		if (typeof property !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(property)) {
-			const problem = 'must be a name made of letters, digits, _ . or -';
-			throw fieldError(ctx, itemIndex, `${file} Binary Property`, problem);
+			const message = `${file} Binary Property: must be a name made of letters, digits, _ . or -`;
+			throw fieldError(ctx, itemIndex, message);
 		}
 		return property;
 	};
-	const minutes = positiveOption(ctx, itemIndex, 'waitTimeout', 15, 'Wait Timeout (Minutes)');
-	const seconds = positiveOption(ctx, itemIndex, 'pollInterval', 10, 'Check Every (Seconds)');
+	const minutesProblem = 'Wait Timeout (Minutes): must be a number above 0';
+	const minutes = positiveOption(ctx, itemIndex, 'waitTimeout', 15, minutesProblem);
+	const secondsProblem = 'Check Every (Seconds): must be a number above 0';
+	const seconds = positiveOption(ctx, itemIndex, 'pollInterval', 10, secondsProblem);
 	return {
 		wait,
 		timeoutMs: minutes * 60_000,

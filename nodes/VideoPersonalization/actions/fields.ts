@@ -1,0 +1,119 @@
+/** The fields several operations share, as the editor shows them; common.ts reads them. */
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { SelectableField } from '../helpers/queries';
+
+/** The Return All and Limit fields of a Get Many. */
+export function returnAllAndLimit(noun: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+			displayOptions: { show: { returnAll: [false] } },
+			hint: `How many ${noun} to return at most`,
+		},
+	];
+}
+
+/** The Filters collection of a Get Many. */
+export function filtersCollection(options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options,
+	};
+}
+
+/** The Options collection of an operation: its own options, then Give Up After and Timeout. */
+export function optionsCollection(
+	options: INodeProperties[] = [],
+	timeoutSeconds = 60,
+): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			...options,
+			{
+				displayName: 'Give Up After (Minutes)',
+				name: 'giveUpAfter',
+				type: 'number',
+				typeOptions: { minValue: 0.01, numberPrecision: 2 },
+				// DEFAULT_BUDGET_MS, written as a literal: the lint reads defaults as written.
+				default: 5,
+				description:
+					"How long one request may take in all before it fails, its retries and the waits the service's rate " +
+					'limit asks for included',
+			},
+			{
+				displayName: 'Timeout',
+				name: 'timeout',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: timeoutSeconds,
+				description: 'Seconds to wait for the service to answer one request before giving up',
+			},
+		],
+	};
+}
+
+/** The Fields option of a query-style Get or Get Many. */
+export function fieldsOption(fields: SelectableField[], noun: string): INodeProperties {
+	return {
+		displayName: 'Fields',
+		name: 'fields',
+		type: 'multiOptions',
+		options: fields.map((field) => ({ name: field.displayName, value: field.name })),
+		default: [],
+		description: `Which fields of each ${noun} to return besides its ID. None selected returns every field.`,
+	};
+}
+
+/** One way to find a record by: its lookup input field, e.g. `email`. */
+export interface FindByKey {
+	key: string;
+	displayName: string;
+	placeholder: string;
+}
+
+/** "Find By" plus one field per key, for lookups by id, name, email or phone (docs/service-facts.md). */
+export function findByProperties(noun: string, keys: FindByKey[]): INodeProperties[] {
+	return [
+		{
+			displayName: 'Find By',
+			name: 'findBy',
+			type: 'options',
+			default: 'id',
+			options: keys.map((key) => ({ name: key.displayName, value: key.key })),
+			description: `How to identify the ${noun}`,
+		},
+		...keys.map(
+			(key): INodeProperties => ({
+				displayName: key.displayName,
+				name: `${key.key}Value`,
+				type: 'string',
+				required: true,
+				default: '',
+				placeholder: key.placeholder,
+				displayOptions: { show: { findBy: [key.key] } },
+			}),
+		),
+	];
+}
