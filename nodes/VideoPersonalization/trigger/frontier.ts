@@ -9,6 +9,14 @@ import { ListReader, newestEnd, oldestEnd, OrderChanged, type Window, windowOf }
  */
 export const SETTLE_MS = 1000;
 
+/**
+ * How long after its created_at the list may first show a video (a list served from a search
+ * index or a replica): 60 s, and 5 s for the time an answer takes to arrive. The horizon also
+ * stays this far behind a lower bound of the service's time when the walk began, so a video
+ * created before it was listed before every read of the walk (docs/architecture.md).
+ */
+export const LAG_MS = 65_000;
+
 /** What the frontier walk is for. */
 export type FrontierGoal =
 	/** A running trigger: every video at or after the horizon that is not accounted for is new. */
@@ -34,11 +42,19 @@ function apply(ledger: Ledger, goal: FrontierGoal, window: Window): number {
 	return Math.max(Number.NEGATIVE_INFINITY, ...window.times);
 }
 
-/** The rank of the first video of the window at or after `horizon`: the new `below`. */
-function belowIn(window: Window, horizon: number): number {
+/**
+ * The rank of the first video of the window at or after `horizon`: the new `below`; `further`
+ * when the whole window is at or after it (the horizon is further down).
+ */
+function belowIn(window: Window, horizon: number, further = window.ranks[0]): number {
 	const index = window.times.findIndex((time) => time >= horizon);
+	if (index === 0 && !oldestEnd(window)) return further;
 	return index === -1 ? (window.ranks[window.ranks.length - 1] ?? -1) + 1 : window.ranks[index];
 }
+
+/** How far the horizon may go, once the walk's first window is read: see LAG_MS. */
+const capOf = (floor: number, first: { times: number[] }) =>
+	Math.max(floor, ...first.times) - LAG_MS;
 
 /**
  * Phase 1: the videos created since the last poll. A running trigger walks from just below its
@@ -54,6 +70,8 @@ export async function walkFrontier(
 ): Promise<boolean> {
 	const list = ledger.list;
 	let { order, total } = list;
+	// Before any read: a lower bound of the service's time at every read of this walk.
+	const floor = session.serviceFloor();
 	if (order === 'unknown') {
 		const first = await session.read(1);
 		[order, total] = [detectOrder(first.items), first.total];
@@ -66,10 +84,13 @@ export async function walkFrontier(
 			}
 			order = detectOrder([...first.items, ...last.items]);
 		}
-		if (order === 'unknown') return await readWholeList(session, ledger, goal, first);
+		if (order === 'unknown') return await readWholeList(session, ledger, goal, first, floor);
 	}
 	const reader = new ListReader(session, order, total);
-	const walk = goal.kind === 'activate' ? walkDown(reader, ledger) : walkUp(reader, ledger, goal);
+	const walk =
+		goal.kind === 'activate'
+			? walkDown(reader, ledger, floor)
+			: walkUp(reader, ledger, goal, floor);
 	const complete = await walk.catch((error: unknown) => {
 		if (!(error instanceof OrderChanged)) throw error;
 		[order, list.total] = [error.order, error.total];
@@ -79,7 +100,12 @@ export async function walkFrontier(
 	return complete;
 }
 
-async function walkUp(reader: ListReader, ledger: Ledger, goal: FrontierGoal): Promise<boolean> {
+async function walkUp(
+	reader: ListReader,
+	ledger: Ledger,
+	goal: FrontierGoal,
+	floor: number,
+): Promise<boolean> {
 	const list = ledger.list;
 	// Start a little below the horizon, and further down while the window is all at or above it.
 	const below = goal.kind === 'carry-over' ? goal.covered : list.below;
@@ -92,6 +118,7 @@ async function walkUp(reader: ListReader, ledger: Ledger, goal: FrontierGoal): P
 	const aboveHorizon = () => window.times.every((time) => time >= ledger.horizon);
 	while (goal.kind === 'poll' && !oldestEnd(window) && aboveHorizon())
 		window = await reader.read(Math.max(0, window.ranks[0] - reader.size), 'newer');
+	const cap = capOf(floor, window);
 	let [newest, latest] = [Number.NEGATIVE_INFINITY, window];
 	const take = (next: Window) => {
 		newest = Math.max(newest, apply(ledger, goal, next));
@@ -99,33 +126,35 @@ async function walkUp(reader: ListReader, ledger: Ledger, goal: FrontierGoal): P
 		list.total = next.total;
 		// Everything from the horizon up to this window has been read: the horizon follows.
 		if (goal.kind === 'poll') {
-			ledger.advance(newest - SETTLE_MS);
-			list.below = belowIn(next, ledger.horizon);
+			ledger.advance(Math.min(newest - SETTLE_MS, cap));
+			list.below = belowIn(next, ledger.horizon, list.below);
 		}
 		return false;
 	};
 	take(window);
 	const complete = (await reader.walk(window, 'newer', take)) !== undefined;
-	if (complete && goal.kind !== 'poll') ledger.advance(newest - SETTLE_MS);
-	list.below = belowIn(latest, ledger.horizon);
+	if (complete && goal.kind !== 'poll') {
+		ledger.advance(Math.min(newest - SETTLE_MS, cap));
+		list.below = belowIn(latest, ledger.horizon);
+	}
 	return complete;
 }
 
-async function walkDown(reader: ListReader, ledger: Ledger): Promise<boolean> {
+async function walkDown(reader: ListReader, ledger: Ledger, floor: number): Promise<boolean> {
 	const list = ledger.list;
 	let window = await reader.read(Math.max(0, reader.total - 1), 'older');
 	// The list grew since its total was read: start again from its newest end, wherever it is now.
 	for (let attempt = 0; !newestEnd(window) && attempt < 5; attempt++)
 		window = await reader.read(Math.max(0, window.total - 1), 'older');
 	if (!newestEnd(window)) return false;
-	let newest = Number.NEGATIVE_INFINITY;
+	const target = Math.min(Math.max(...window.times) - SETTLE_MS, capOf(floor, window));
 	const reached = (next: Window) => {
-		newest = Math.max(newest, apply(ledger, { kind: 'activate' }, next));
-		return next.times.some((time) => time < newest - SETTLE_MS);
+		apply(ledger, { kind: 'activate' }, next);
+		return next.times.some((time) => time < target);
 	};
 	const last = reached(window) ? window : await reader.walk(window, 'older', reached);
 	if (!last) return false;
-	ledger.advance(newest - SETTLE_MS);
+	ledger.advance(target);
 	[list.total, list.below] = [last.total, belowIn(last, ledger.horizon)];
 	return true;
 }
@@ -136,6 +165,7 @@ async function readWholeList(
 	ledger: Ledger,
 	goal: FrontierGoal,
 	first: ReadPage,
+	floor: number,
 ): Promise<boolean> {
 	const ids = new Set<string>();
 	let still = true;
@@ -150,7 +180,10 @@ async function readWholeList(
 	}
 	// Complete only if the list held still: the same total throughout and every video read.
 	const complete = still && ids.size === first.total;
-	if (complete) ledger.advance(newest - SETTLE_MS);
+	const cap = capOf(floor, {
+		times: first.items.map((video) => Date.parse(String(video.created_at))),
+	});
+	if (complete) ledger.advance(Math.min(newest - SETTLE_MS, cap));
 	[ledger.list.total, ledger.list.below] = [first.total, 0];
 	return complete;
 }
