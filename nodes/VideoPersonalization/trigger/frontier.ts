@@ -52,9 +52,11 @@ function belowIn(window: Window, horizon: number, further = window.ranks[0]): nu
 	return index === -1 ? (window.ranks[window.ranks.length - 1] ?? -1) + 1 : window.ranks[index];
 }
 
-/** How far the horizon may go, once the walk's first window is read: see LAG_MS. */
-const capOf = (floor: number, first: { times: number[] }) =>
-	Math.max(floor, ...first.times) - LAG_MS;
+/**
+ * How far the horizon may go, once the walk's first read is in: LAG_MS behind a lower bound of the
+ * service's time at that read (the poll's `floor`, or the newest created_at it shows).
+ */
+const capOf = (session: PollSession, first: number[]) => Math.max(session.floor, ...first) - LAG_MS;
 
 /**
  * Phase 1: the videos created since the last poll. A running trigger walks from just below its
@@ -70,8 +72,6 @@ export async function walkFrontier(
 ): Promise<boolean> {
 	const list = ledger.list;
 	let { order, total } = list;
-	// Before any read: a lower bound of the service's time at every read of this walk.
-	const floor = session.serviceFloor();
 	if (order === 'unknown') {
 		const first = await session.read(1);
 		[order, total] = [detectOrder(first.items), first.total];
@@ -84,13 +84,10 @@ export async function walkFrontier(
 			}
 			order = detectOrder([...first.items, ...last.items]);
 		}
-		if (order === 'unknown') return await readWholeList(session, ledger, goal, first, floor);
+		if (order === 'unknown') return await readWholeList(session, ledger, goal, first);
 	}
 	const reader = new ListReader(session, order, total);
-	const walk =
-		goal.kind === 'activate'
-			? walkDown(reader, ledger, floor)
-			: walkUp(reader, ledger, goal, floor);
+	const walk = goal.kind === 'activate' ? walkDown(reader, ledger) : walkUp(reader, ledger, goal);
 	const complete = await walk.catch((error: unknown) => {
 		if (!(error instanceof OrderChanged)) throw error;
 		[order, list.total] = [error.order, error.total];
@@ -100,12 +97,7 @@ export async function walkFrontier(
 	return complete;
 }
 
-async function walkUp(
-	reader: ListReader,
-	ledger: Ledger,
-	goal: FrontierGoal,
-	floor: number,
-): Promise<boolean> {
+async function walkUp(reader: ListReader, ledger: Ledger, goal: FrontierGoal): Promise<boolean> {
 	const list = ledger.list;
 	// Start a little below the horizon, and further down while the window is all at or above it.
 	const below = goal.kind === 'carry-over' ? goal.covered : list.below;
@@ -118,7 +110,7 @@ async function walkUp(
 	const aboveHorizon = () => window.times.every((time) => time >= ledger.horizon);
 	while (goal.kind === 'poll' && !oldestEnd(window) && aboveHorizon())
 		window = await reader.read(Math.max(0, window.ranks[0] - reader.size), 'newer');
-	const cap = capOf(floor, window);
+	const cap = capOf(reader.session, window.times);
 	let [newest, latest] = [Number.NEGATIVE_INFINITY, window];
 	const take = (next: Window) => {
 		newest = Math.max(newest, apply(ledger, goal, next));
@@ -140,14 +132,15 @@ async function walkUp(
 	return complete;
 }
 
-async function walkDown(reader: ListReader, ledger: Ledger, floor: number): Promise<boolean> {
+async function walkDown(reader: ListReader, ledger: Ledger): Promise<boolean> {
 	const list = ledger.list;
 	let window = await reader.read(Math.max(0, reader.total - 1), 'older');
 	// The list grew since its total was read: start again from its newest end, wherever it is now.
 	for (let attempt = 0; !newestEnd(window) && attempt < 5; attempt++)
 		window = await reader.read(Math.max(0, window.total - 1), 'older');
 	if (!newestEnd(window)) return false;
-	const target = Math.min(Math.max(...window.times) - SETTLE_MS, capOf(floor, window));
+	const cap = capOf(reader.session, window.times);
+	const target = Math.min(Math.max(...window.times) - SETTLE_MS, cap);
 	const reached = (next: Window) => {
 		apply(ledger, { kind: 'activate' }, next);
 		return next.times.some((time) => time < target);
@@ -165,24 +158,21 @@ async function readWholeList(
 	ledger: Ledger,
 	goal: FrontierGoal,
 	first: ReadPage,
-	floor: number,
 ): Promise<boolean> {
 	const ids = new Set<string>();
 	let still = true;
-	let newest = Number.NEGATIVE_INFINITY;
+	let [newest, cap] = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
 	for (let page = 1; page <= pageCountOf(first.total, first.size); page++) {
 		const read = page === 1 ? first : await session.read(page);
 		const ranks = read.items.map((_, index) => (page - 1) * first.size + index);
 		const window = windowOf(read.items, ranks, { ...read, page, limit: first.size });
 		newest = Math.max(newest, apply(ledger, goal, window));
+		if (page === 1) cap = capOf(session, window.times);
 		for (const id of window.ids) ids.add(id);
 		still &&= read.total === first.total;
 	}
 	// Complete only if the list held still: the same total throughout and every video read.
 	const complete = still && ids.size === first.total;
-	const cap = capOf(floor, {
-		times: first.items.map((video) => Date.parse(String(video.created_at))),
-	});
 	if (complete) ledger.advance(Math.min(newest - SETTLE_MS, cap));
 	[ledger.list.total, ledger.list.below] = [first.total, 0];
 	return complete;

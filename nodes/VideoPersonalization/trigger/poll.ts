@@ -57,15 +57,9 @@ export async function pollOnce(request: {
 	if (!token) return { status: 'busy' };
 	try {
 		const previous = readState(request.staticData);
-		const current = previous?.version === 2 ? previous : undefined;
-		const pageSize = current?.pageSize ?? ASKED_PAGE_SIZE;
-		const session = new PollSession(
-			request.source,
-			started + budgetMs,
-			now,
-			pageSize,
-			current?.ahead,
-		);
+		const kept = previous?.version === 2 ? previous : undefined;
+		const [deadline, pageSize] = [started + budgetMs, kept?.pageSize ?? ASKED_PAGE_SIZE];
+		const session = new PollSession(request.source, deadline, now, pageSize, kept?.ahead);
 		const outcome = await runPoll(session, previous, started);
 		if (!holdsLease(key, token)) return { status: 'superseded' };
 		if (outcome.state) writeState(request.staticData, outcome.state);

@@ -43,6 +43,9 @@ export const pageCountOf = (total: number, size: number): number =>
  * what was read after the previous phase ended, so a later read is never older than an earlier one.
  */
 export class PollSession {
+	/** A lower bound of the service's time before the poll's first read (-Infinity: not known). */
+	readonly floor: number;
+
 	constructor(
 		private readonly source: PageSource,
 		readonly deadline: number,
@@ -53,11 +56,8 @@ export class PollSession {
 		 * video with created_at c read at local time r shows the service's time was >= c then.
 		 */
 		public ahead = Number.NEGATIVE_INFINITY,
-	) {}
-
-	/** A lower bound of the service's time now, whatever the local clock's offset. */
-	serviceFloor(): number {
-		return this.now() + this.ahead;
+	) {
+		this.floor = now() + ahead;
 	}
 
 	async read(page: number, status?: string, limit = this.pageSize): Promise<ReadPage> {
