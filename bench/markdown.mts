@@ -68,7 +68,12 @@ come, 30 of them finish (target 300). Every poll with finished videos is checked
 polls is measured twice from the same saved state in the same run: as the trigger runs it, and with its full read of
 the in-flight lists due (the \`fullReadAt\` of the state set to 0): the draft and processing lists read end to end in
 overlapping windows, as every such poll did before issue 22. Run on the code before issue 22 (commit 712268e, same
-benchmark), the four situations cost 375, 115, 358 and 335 requests.`,
+benchmark), the four situations cost 375, 115, 358 and 335 requests. The n8n host's clock moves with the sandbox's
+(between polls by exactly as much), as real time moves both: the trigger tells the service's time from the videos'
+\`created_at\` and the time passed on the host's clock (issue 28). Last, late arrivals (issue 28): 10,000 videos on a
+list that shows each new video 1 to 60 s after its \`created_at\` (the sandbox's \`listingLag\`, so it comes in below
+videos listed before it, often already finished), 10 new videos a minute for 30 minutes rendering in 12 to 32 s, a poll
+a minute, then 3 more: requests per poll, and the events lost or repeated (the benchmark fails on any).`,
 	'rate-limit': `The sandbox's rate limiter (sandbox/README.md, "Rate limiter"), one limit per API key, \`Retry-After\` in whole
 seconds rounded up (so 1 s for a bucket at R >= 1, whatever the real wait). **Main mode: no rate-limit headers** (the
 spec shows none, so a real service likely sends only 429 and \`Retry-After\`); the token-bucket cases again with the IETF

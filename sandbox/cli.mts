@@ -16,6 +16,8 @@ const HELP = `Usage: npm run sandbox -- [flags]
   --render-max-ms <n>        longest render (default 30000)
   --failure-share <0..1>     share of failed renders (default 0.1)
   --list-order newest-first|oldest-first
+  --listing-lag <a>-<b>      the video list shows each new video a to b seconds after its
+                             created_at (seeded per video; default: at once)
   --graphql-max-limit <n>    largest query-style page (default 100)
   --graphql-over-limit cap|reject
   --data-dir <path>          keep uploads here (default: a temp dir removed on exit)
@@ -52,6 +54,16 @@ function hangRules(routes: string[]): ScriptedFault[] {
 	});
 }
 
+/** `--listing-lag 1-5` (seconds) as a ListingLag in ms; one number is a fixed lag. */
+function listingLag(value: string | undefined): SandboxOptions['listingLag'] {
+	if (value === undefined) return undefined;
+	const m = /^(\d+(?:\.\d+)?)(?:-(\d+(?:\.\d+)?))?$/.exec(value.trim());
+	if (!m) throw new Error(`--listing-lag needs seconds 'a-b' or 'a', got ${value}`);
+	const [minMs, maxMs] = [Number(m[1]) * 1000, Number(m[2] ?? m[1]) * 1000];
+	if (maxMs < minMs) throw new Error(`--listing-lag needs a <= b, got ${value}`);
+	return { minMs, maxMs };
+}
+
 interface CliOptions extends SandboxOptions {
 	hang: ScriptedFault[];
 }
@@ -71,6 +83,7 @@ function options(argv: string[]): CliOptions | undefined {
 			'render-max-ms': { type: 'string' },
 			'failure-share': { type: 'string' },
 			'list-order': { type: 'string' },
+			'listing-lag': { type: 'string' },
 			'graphql-max-limit': { type: 'string' },
 			'graphql-over-limit': { type: 'string' },
 			'data-dir': { type: 'string' },
@@ -112,6 +125,7 @@ function options(argv: string[]): CliOptions | undefined {
 			failureShare: num('failure-share', values['failure-share']),
 		},
 		listOrder: oneOf('list-order', values['list-order'], ['newest-first', 'oldest-first'] as const),
+		listingLag: listingLag(values['listing-lag']),
 		graphql: {
 			maxLimit: num('graphql-max-limit', values['graphql-max-limit']),
 			overLimit: oneOf('graphql-over-limit', values['graphql-over-limit'], [

@@ -129,6 +129,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		clock,
 		render: options.render,
 		listOrder: options.listOrder,
+		listingLag: options.listingLag,
 		graphql: options.graphql,
 		uploadLimits: options.uploadLimits,
 	});
@@ -170,6 +171,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		seed,
 		clock: { mode: clock.mode, now: clock.now(), iso: new Date(clock.now()).toISOString() },
 		listOrder: store.listOrder,
+		listingLag: store.listingLag ?? null,
 		render: store.render,
 		graphql: store.graphql,
 		uploadLimits: store.uploadLimits,

@@ -7,6 +7,7 @@ import type {
 	AspectRatio,
 	AssetType,
 	GraphqlOptions,
+	ListingLag,
 	ListOrder,
 	RenderOptions,
 	Role,
@@ -237,6 +238,7 @@ export interface StoreConfig {
 	clock: Clock;
 	render?: RenderOptions;
 	listOrder?: ListOrder;
+	listingLag?: ListingLag;
 	graphql?: GraphqlOptions;
 	uploadLimits?: UploadLimits;
 }
@@ -253,6 +255,8 @@ export class Store {
 	readonly clock: Clock;
 	render: ResolvedRender;
 	listOrder: ListOrder;
+	/** Each video is listed only from `listedAt()` on (README "Listing lag"); undefined: at once. */
+	listingLag: ListingLag | undefined;
 	graphql: Required<GraphqlOptions>;
 	/**
 	 * Tests: where answers say published videos' files are (`<fileBaseUrl>/videos/<id>.mp4|.jpg`)
@@ -285,6 +289,7 @@ export class Store {
 		this.clock = config.clock;
 		this.render = resolveRender(config.render);
 		this.listOrder = config.listOrder ?? 'newest-first';
+		this.listingLag = checkListingLag(config.listingLag);
 		this.graphql = {
 			maxLimit: config.graphql?.maxLimit ?? 100,
 			overLimit: config.graphql?.overLimit ?? 'cap',
@@ -402,7 +407,15 @@ export class Store {
 		return page.items.map((v) => ({ ...v, status: this.videoStatus(v, now) }));
 	}
 
-	/** One page of a brand's videos that exist now (created_at <= now). */
+	/** When the video list starts showing `video`: created_at plus its seeded listing lag, if any. */
+	listedAt(video: VideoRecord): number {
+		const lag = this.listingLag;
+		if (!lag) return video.createdAt;
+		const rng = new Rng(mixSeed(this.seed, 0x1a9, video.seq));
+		return video.createdAt + Math.round(lag.minMs + rng.float() * (lag.maxMs - lag.minMs));
+	}
+
+	/** One page of a brand's videos that exist now (created_at <= now) and are listed (`listedAt`). */
 	pageVideos(
 		brandId: string,
 		options: { status?: VideoStatus; order?: ListOrder; offset: number; limit: number },
@@ -411,7 +424,12 @@ export class Store {
 		const now = this.now();
 		const visible = countAtOrBefore(all, now);
 		const status = options.status;
-		const match = status ? (v: VideoRecord) => this.videoStatus(v, now) === status : undefined;
+		const listed = this.listingLag ? (v: VideoRecord) => this.listedAt(v) <= now : undefined;
+		const match =
+			status || listed
+				? (v: VideoRecord) =>
+						(!listed || listed(v)) && (!status || this.videoStatus(v, now) === status)
+				: undefined;
 		return pageOf(
 			all,
 			visible,
@@ -710,6 +728,12 @@ export function resolveRender(render: RenderOptions = {}): ResolvedRender {
 	if (r.failureShare < 0 || r.failureShare > 1)
 		throw new RangeError('render.failureShare must be within 0..1');
 	return r;
+}
+
+function checkListingLag(lag: ListingLag | undefined): ListingLag | undefined {
+	if (lag && !(lag.minMs >= 0 && lag.maxMs >= lag.minMs && Number.isFinite(lag.maxMs)))
+		throw new RangeError('listingLag: need 0 <= minMs <= maxMs (finite)');
+	return lag;
 }
 
 function compareByCreation(

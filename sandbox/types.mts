@@ -51,6 +51,16 @@ export interface UploadLimits {
 	audio?: number;
 }
 
+/**
+ * How late the video list shows a new video, as a list served from a search index or a replica
+ * would (README "Listing lag"): each video gets a lag in [minMs, maxMs], drawn from the seed and
+ * its sequence number, and is listed from created_at + lag on.
+ */
+export interface ListingLag {
+	minMs: number;
+	maxMs: number;
+}
+
 export interface SandboxOptions {
 	host?: string;
 	port?: number;
@@ -62,6 +72,8 @@ export interface SandboxOptions {
 	startTime?: number;
 	render?: RenderOptions;
 	listOrder?: ListOrder;
+	/** The video list shows each new video this much later than its created_at; default none. */
+	listingLag?: ListingLag;
 	graphql?: GraphqlOptions;
 	/** Upload size limits in bytes (defaults: the spec's 10/200/50 MB, decimal). For tests of the limit logic. */
 	uploadLimits?: UploadLimits;

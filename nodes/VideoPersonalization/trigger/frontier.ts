@@ -9,6 +9,14 @@ import { ListReader, newestEnd, oldestEnd, OrderChanged, type Window, windowOf }
  */
 export const SETTLE_MS = 1000;
 
+/**
+ * How long after its created_at the list may first show a video (a list served from a search
+ * index or a replica): 60 s, and 5 s for the time an answer takes to arrive. The horizon also
+ * stays this far behind a lower bound of the service's time when the walk began, so a video
+ * created before it was listed before every read of the walk (docs/architecture.md).
+ */
+export const LAG_MS = 65_000;
+
 /** What the frontier walk is for. */
 export type FrontierGoal =
 	/** A running trigger: every video at or after the horizon that is not accounted for is new. */
@@ -34,11 +42,21 @@ function apply(ledger: Ledger, goal: FrontierGoal, window: Window): number {
 	return Math.max(Number.NEGATIVE_INFINITY, ...window.times);
 }
 
-/** The rank of the first video of the window at or after `horizon`: the new `below`. */
-function belowIn(window: Window, horizon: number): number {
+/**
+ * The rank of the first video of the window at or after `horizon`: the new `below`; `further`
+ * when the whole window is at or after it (the horizon is further down).
+ */
+function belowIn(window: Window, horizon: number, further = window.ranks[0]): number {
 	const index = window.times.findIndex((time) => time >= horizon);
+	if (index === 0 && !oldestEnd(window)) return further;
 	return index === -1 ? (window.ranks[window.ranks.length - 1] ?? -1) + 1 : window.ranks[index];
 }
+
+/**
+ * How far the horizon may go, once the walk's first read is in: LAG_MS behind a lower bound of the
+ * service's time at that read (the poll's `floor`, or the newest created_at it shows).
+ */
+const capOf = (session: PollSession, first: number[]) => Math.max(session.floor, ...first) - LAG_MS;
 
 /**
  * Phase 1: the videos created since the last poll. A running trigger walks from just below its
@@ -92,6 +110,7 @@ async function walkUp(reader: ListReader, ledger: Ledger, goal: FrontierGoal): P
 	const aboveHorizon = () => window.times.every((time) => time >= ledger.horizon);
 	while (goal.kind === 'poll' && !oldestEnd(window) && aboveHorizon())
 		window = await reader.read(Math.max(0, window.ranks[0] - reader.size), 'newer');
+	const cap = capOf(reader.session, window.times);
 	let [newest, latest] = [Number.NEGATIVE_INFINITY, window];
 	const take = (next: Window) => {
 		newest = Math.max(newest, apply(ledger, goal, next));
@@ -99,15 +118,17 @@ async function walkUp(reader: ListReader, ledger: Ledger, goal: FrontierGoal): P
 		list.total = next.total;
 		// Everything from the horizon up to this window has been read: the horizon follows.
 		if (goal.kind === 'poll') {
-			ledger.advance(newest - SETTLE_MS);
-			list.below = belowIn(next, ledger.horizon);
+			ledger.advance(Math.min(newest - SETTLE_MS, cap));
+			list.below = belowIn(next, ledger.horizon, list.below);
 		}
 		return false;
 	};
 	take(window);
 	const complete = (await reader.walk(window, 'newer', take)) !== undefined;
-	if (complete && goal.kind !== 'poll') ledger.advance(newest - SETTLE_MS);
-	list.below = belowIn(latest, ledger.horizon);
+	if (complete && goal.kind !== 'poll') {
+		ledger.advance(Math.min(newest - SETTLE_MS, cap));
+		list.below = belowIn(latest, ledger.horizon);
+	}
 	return complete;
 }
 
@@ -118,14 +139,15 @@ async function walkDown(reader: ListReader, ledger: Ledger): Promise<boolean> {
 	for (let attempt = 0; !newestEnd(window) && attempt < 5; attempt++)
 		window = await reader.read(Math.max(0, window.total - 1), 'older');
 	if (!newestEnd(window)) return false;
-	let newest = Number.NEGATIVE_INFINITY;
+	const cap = capOf(reader.session, window.times);
+	const target = Math.min(Math.max(...window.times) - SETTLE_MS, cap);
 	const reached = (next: Window) => {
-		newest = Math.max(newest, apply(ledger, { kind: 'activate' }, next));
-		return next.times.some((time) => time < newest - SETTLE_MS);
+		apply(ledger, { kind: 'activate' }, next);
+		return next.times.some((time) => time < target);
 	};
 	const last = reached(window) ? window : await reader.walk(window, 'older', reached);
 	if (!last) return false;
-	ledger.advance(newest - SETTLE_MS);
+	ledger.advance(target);
 	[list.total, list.below] = [last.total, belowIn(last, ledger.horizon)];
 	return true;
 }
@@ -139,18 +161,19 @@ async function readWholeList(
 ): Promise<boolean> {
 	const ids = new Set<string>();
 	let still = true;
-	let newest = Number.NEGATIVE_INFINITY;
+	let [newest, cap] = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
 	for (let page = 1; page <= pageCountOf(first.total, first.size); page++) {
 		const read = page === 1 ? first : await session.read(page);
 		const ranks = read.items.map((_, index) => (page - 1) * first.size + index);
 		const window = windowOf(read.items, ranks, { ...read, page, limit: first.size });
 		newest = Math.max(newest, apply(ledger, goal, window));
+		if (page === 1) cap = capOf(session, window.times);
 		for (const id of window.ids) ids.add(id);
 		still &&= read.total === first.total;
 	}
 	// Complete only if the list held still: the same total throughout and every video read.
 	const complete = still && ids.size === first.total;
-	if (complete) ledger.advance(newest - SETTLE_MS);
+	if (complete) ledger.advance(Math.min(newest - SETTLE_MS, cap));
 	[ledger.list.total, ledger.list.below] = [first.total, 0];
 	return complete;
 }

@@ -57,8 +57,9 @@ export async function pollOnce(request: {
 	if (!token) return { status: 'busy' };
 	try {
 		const previous = readState(request.staticData);
-		const pageSize = previous?.version === 2 ? previous.pageSize : ASKED_PAGE_SIZE;
-		const session = new PollSession(request.source, started + budgetMs, now, pageSize);
+		const kept = previous?.version === 2 ? previous : undefined;
+		const [deadline, pageSize] = [started + budgetMs, kept?.pageSize ?? ASKED_PAGE_SIZE];
+		const session = new PollSession(request.source, deadline, now, pageSize, kept?.ahead);
 		const outcome = await runPoll(session, previous, started);
 		if (!holdsLease(key, token)) return { status: 'superseded' };
 		if (outcome.state) writeState(request.staticData, outcome.state);
@@ -122,6 +123,7 @@ async function runPoll(
 	// An empty list at activation: nothing is accounted for, every video to come is new.
 	const horizon = Math.max(0, ledger.horizon);
 	const state: TriggerState = { version: 2, ...list, horizon, edge, tracked, fullReadAt, pageSize };
+	if (Number.isFinite(session.ahead)) state.ahead = session.ahead;
 	const time = (event: VideoEvent) => Date.parse(String(event.video.created_at));
 	const events = ledger.events.sort((left, right) => time(left) - time(right));
 	return { events, state, lost: ledger.lost, outOfTime: !located };

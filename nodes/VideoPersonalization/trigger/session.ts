@@ -43,12 +43,22 @@ export const pageCountOf = (total: number, size: number): number =>
  * what was read after the previous phase ended, so a later read is never older than an earlier one.
  */
 export class PollSession {
+	/** A lower bound of the service's time before the poll's first read (-Infinity: not known). */
+	readonly floor: number;
+
 	constructor(
 		private readonly source: PageSource,
 		readonly deadline: number,
 		private readonly now: () => number,
 		public pageSize: number,
-	) {}
+		/**
+		 * How far the service's clock is at least ahead of the local one (ms; may be negative): a
+		 * video with created_at c read at local time r shows the service's time was >= c then.
+		 */
+		public ahead = Number.NEGATIVE_INFINITY,
+	) {
+		this.floor = now() + ahead;
+	}
 
 	async read(page: number, status?: string, limit = this.pageSize): Promise<ReadPage> {
 		const left = this.deadline - this.now();
@@ -61,6 +71,11 @@ export class PollSession {
 				async (error: unknown) =>
 					await Promise.reject(this.deadline <= this.now() ? new OutOfTime() : error),
 			);
+		const received = this.now();
+		for (const video of result.items) {
+			const ahead = Date.parse(String(video.created_at)) - received;
+			if (ahead > this.ahead) this.ahead = ahead; // false for an unreadable created_at (NaN)
+		}
 		// Pages are numbered at the size served (the rule every list of the package uses).
 		const size = servedPageSize(
 			limit,

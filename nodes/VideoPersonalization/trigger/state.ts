@@ -32,6 +32,12 @@ export interface TriggerState {
 	total: number;
 	below: number;
 	pageSize: number;
+	/**
+	 * How far the service's clock is at least ahead of the local one (ms), from every created_at
+	 * read: with it the horizon trails the service's time (LAG_MS). Absent in states written before it was kept
+	 * and before the first video is read: the next poll's own reads give it.
+	 */
+	ahead?: number;
 }
 
 /** A state from version 0.1.0: ranks below `covered` accounted for, `pending` in flight. */
@@ -90,6 +96,7 @@ export function readState(staticData: IDataObject): TriggerState | StateV1 | und
 	if (version !== 2 || !Object.entries(FIELDS).every(([key, valid]) => valid(raw[key])))
 		return undefined;
 	const fields = Object.fromEntries(Object.keys(FIELDS).map((key) => [key, raw[key]]));
+	if (isTime(raw.ahead)) fields.ahead = raw.ahead;
 	return { ...fields, version, order, tracked } as TriggerState;
 }
 

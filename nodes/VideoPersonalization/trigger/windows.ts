@@ -81,7 +81,7 @@ export class ListReader {
 	readonly margin: number;
 
 	constructor(
-		private readonly session: PollSession,
+		readonly session: PollSession,
 		readonly order: Order,
 		/** The latest total read: on a newest-first list, where a rank is depends on it. */
 		public total: number,

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
+import { LAG_MS } from '../../../nodes/VideoPersonalization/trigger/frontier.ts';
 import { forgetPacing, pollTrigger } from '../../harness/engine.mts';
 
 const MINUTE = 60_000;
@@ -171,15 +172,26 @@ describe('Video Personalization Trigger', () => {
 			createdAt: now - 30_000,
 			finishAt: now + 600 * MINUTE,
 		});
+		// Until they are LAG_MS (65 s) old, each poll reads the 1,800 again: a video the list shows
+		// late would be among them (issue 28). Past it, an idle poll is 3 requests. The trigger
+		// measures the time passed with the host's clock: it moves with the sandbox's, as in life.
 		sandbox.clock.advance(5000);
 		const run = new TriggerRun(sandbox);
-		expect(await idleRequests(run, sandbox)).toEqual([3, 3]);
+		await run.poll();
+		const realNow = Date.now.bind(Date);
+		const hostClock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + LAG_MS);
+		sandbox.clock.advance(LAG_MS);
+		try {
+			expect((await idleRequests(run, sandbox)).slice(-2)).toEqual([3, 3]);
+		} finally {
+			hostClock.mockRestore();
+		}
 		sandbox.store.setVideoOutcome(renders[400].id, { status: 'published' });
 		sandbox.clock.advance(1000);
 		const result = await run.poll();
 		expect(result?.[0].map((item) => item.json.id)).toEqual([renders[400].id]);
 		process.stdout.write(
-			`trigger: 1,800 in flight, idle ${run.requestsPerPoll[1]} requests, one finished ${run.requestsPerPoll[3]} requests\n`,
+			`trigger: 1,800 in flight, idle ${run.requestsPerPoll[3]} requests, one finished ${run.requestsPerPoll[4]} requests\n`,
 		);
 	});
 

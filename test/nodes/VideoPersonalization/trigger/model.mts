@@ -24,6 +24,8 @@ export interface ModelVideo {
 	createdAt: number;
 	status: Status;
 	deletedAt?: number;
+	/** A late arrival: the list shows it only from this time on (a search index or replica lagging). */
+	listedAt?: number;
 	episodes: Episode[];
 }
 
@@ -58,7 +60,10 @@ export class ModelService implements PageSource {
 
 	private sorted(status?: string): ModelVideo[] {
 		const visible = this.videos.filter(
-			(video) => video.deletedAt === undefined && (!status || video.status === status),
+			(video) =>
+				video.deletedAt === undefined &&
+				(video.listedAt ?? 0) <= this.now &&
+				(!status || video.status === status),
 		);
 		visible.sort((left, right) => left.createdAt - right.createdAt || left.seq - right.seq);
 		return this.order === 'newest-first' ? visible.reverse() : visible;
@@ -100,7 +105,10 @@ export class ModelService implements PageSource {
 	// --- changes -----------------------------------------------------------------------------
 
 	/** `count` videos created now; a batch shares one created_at second, as a bulk job's would. */
-	create(count: number, options: { status?: Status; sameSecond?: boolean } = {}): ModelVideo[] {
+	create(
+		count: number,
+		options: { status?: Status; sameSecond?: boolean; lagMs?: number } = {},
+	): ModelVideo[] {
 		const second = Math.floor(this.now / 1000) * 1000;
 		const made: ModelVideo[] = [];
 		for (let index = 0; index < count; index++) {
@@ -112,6 +120,7 @@ export class ModelService implements PageSource {
 				status,
 				episodes: [{ number: 1 }],
 			};
+			if (options.lagMs !== undefined) video.listedAt = video.createdAt + options.lagMs;
 			if (isFinal(status))
 				Object.assign(video.episodes[0], { final: status, finishedAt: this.now });
 			this.videos.push(video);
@@ -171,7 +180,8 @@ export interface Verdict {
  * The first render of a video that finishes after activation and is never rendered again must
  * be emitted. A render started again (the spec does not show re-renders) is emitted at most
  * once, and so is a first render followed by another: a video that finishes and starts again
- * between two polls looks to any client as if it never stopped. Deleted videos may go either way.
+ * between two polls looks to any client as if it never stopped. Deleted videos may go either way,
+ * and so may a render that finished before activation began on a video listed only after.
  */
 export function judge(
 	model: ModelService,
@@ -194,7 +204,9 @@ export function judge(
 			known.add(key);
 			const times = count.get(key) ?? 0;
 			if (times > 1) verdict.repeated.push(key);
-			if (episode.finishedAt < activatedFrom && times > 0)
+			// Listed only after activation began: the trigger could not know it finished before.
+			const listedBefore = (video.listedAt ?? 0) <= activatedFrom;
+			if (episode.finishedAt < activatedFrom && times > 0 && listedBefore)
 				verdict.unexpected.push(`${key} (finished before activation)`);
 			const mandatory =
 				video.episodes.length === 1 &&

@@ -1,6 +1,6 @@
 /**
  * Random schedules for the trigger's model-based test: ordinary traffic and the hard cases
- * (same-second batches, re-renders, deletions, overlapping polls, polls cut short by their time
+ * (same-second batches, re-renders, deletions, late arrivals, overlapping polls, polls cut short by their time
  * budget, a process that dies mid-poll, restarts from what n8n saved, faults), interleaved with
  * the poll's own requests. Each schedule is one seed; `runSchedule(seed)` replays it exactly.
  */
@@ -93,11 +93,30 @@ function accountFor(rng: Rng) {
 		inFlightAtStart: [0.2, 0.2, 0.6][rng.int(0, 2)],
 		/** Share of changes that render a finished video again (each forces a full read of the lists). */
 		rerenders: [0, 0.03, 0.08][rng.int(0, 2)],
+		/** Share of changes that are late arrivals (a video listed up to 60 s after its created_at). */
+		lateArrivals: [0, 0.1, 0.3][rng.int(0, 2)],
 	};
 }
 
+/**
+ * A late arrival: a video of any status, created now, that the list shows only up to 60 s later,
+ * at its created_at place (below videos listed before it); it may finish before it is shown.
+ */
+function lateArrival(model: ModelService, rng: Rng): void {
+	const statuses = ['draft', 'processing', 'published', 'failed'] as const;
+	for (let count = rng.int(1, 3); count > 0; count--)
+		model.create(1, {
+			status: statuses[rng.int(0, 3)],
+			sameSecond: rng.float() < 0.5,
+			lagMs: rng.int(0, 60_000),
+		});
+}
+
 /** Applies one random change to the model (called between requests). */
-function change(model: ModelService, rng: Rng, rerenders: number): void {
+function change(model: ModelService, rng: Rng, account: ReturnType<typeof accountFor>): void {
+	const rerenders = account.rerenders;
+	if (account.lateArrivals > 0 && rng.float() < account.lateArrivals)
+		return lateArrival(model, rng);
 	const roll = rng.float();
 	const pick = <T,>(list: T[]): T | undefined =>
 		list.length ? list[rng.int(0, list.length - 1)] : undefined;
@@ -157,7 +176,7 @@ export async function runSchedule(
 			const overlapping = await trigger.poll(model, 40_000);
 			if (overlapping === 'done') log.push('overlapping poll was not refused');
 		}
-		if (changing && rng.float() < account.changeRate) change(model, rng, account.rerenders);
+		if (changing && rng.float() < account.changeRate) change(model, rng, account);
 		if (changing && rng.float() < 0.03) throw new Error('503 from the service');
 	};
 

@@ -7,6 +7,10 @@ import {
 	writeState,
 } from '../../../../nodes/VideoPersonalization/trigger/state.ts';
 import {
+	type PageSource,
+	PollSession,
+} from '../../../../nodes/VideoPersonalization/trigger/session.ts';
+import {
 	holdsLease,
 	releaseLease,
 	takeLease,
@@ -29,6 +33,7 @@ const busy: TriggerState = {
 	total: 42,
 	below: 41,
 	pageSize: 100,
+	ahead: -3_600_000,
 };
 
 describe('the trigger state', () => {
@@ -61,6 +66,43 @@ describe('the trigger state', () => {
 				vid_b: { status: 'draft', createdAt: Number.NaN },
 			},
 		});
+	});
+
+	it('loads a state written before `ahead` was kept (issue 28) without it: the poll reads it again', () => {
+		const before: TriggerState = { ...busy };
+		delete before.ahead;
+		expect(readState(saved({ videoTrigger: before }))).toEqual(before);
+		const unreadable = readState(saved({ videoTrigger: { ...busy, ahead: 'soon' } }));
+		expect(unreadable).toEqual(before);
+	});
+
+	it('learns how far the service is ahead from the created_at read, never from the local clock', async () => {
+		let local = Date.UTC(2026, 10, 23, 12, 0, 0);
+		const at = (ms: number) => new Date(ms).toISOString();
+		// The service's clock is an hour behind the local one; its newest video is 5 s old.
+		const service = local - 3_600_000;
+		const source: PageSource = {
+			page: async () => {
+				local += 200;
+				return {
+					items: [
+						{ id: 'a', created_at: at(service - 5000) },
+						{ id: 'b', created_at: 'x' },
+					],
+					total: 2,
+					page: 1,
+					limit: 100,
+					nextPage: null,
+				};
+			},
+		};
+		const session = new PollSession(source, Number.POSITIVE_INFINITY, () => local, 100);
+		expect(session.floor).toBe(Number.NEGATIVE_INFINITY);
+		await session.read(1);
+		expect(session.ahead).toBe(service - 5000 - local);
+		const next = new PollSession(source, Number.POSITIVE_INFINITY, () => local, 100, session.ahead);
+		expect(next.floor).toBe(service - 5000);
+		expect(next.floor).toBeLessThan(service + 200);
 	});
 
 	it.each([

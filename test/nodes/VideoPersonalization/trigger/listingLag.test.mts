@@ -1,0 +1,111 @@
+/**
+ * Issue 28 through the real engine (PollContext) against the sandbox: a list that shows each new
+ * video 1 to 60 s after its created_at (sandbox `listingLag`), at its created_at place, often
+ * already finished. A busy hour polled every 15 s, with restarts from what n8n's default scheduler
+ * saved and a host clock 10 minutes fast: every event exactly once.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { startSandbox, type Sandbox } from '../../../../sandbox/index.mts';
+import { Rng } from '../../../../sandbox/rng.mts';
+import { pollTrigger } from '../../../harness/engine.mts';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+
+/** Static data in memory between polls; saved (as JSON) only when a poll emits, as n8n's legacy scheduler does. */
+class Trigger {
+	staticData: IDataObject = {};
+
+	saved = '{}';
+
+	readonly events = new Map<string, number>();
+
+	constructor(private readonly sandbox: Sandbox) {}
+
+	async poll(): Promise<void> {
+		const result = await pollTrigger({
+			parameters: { events: ['published', 'failed'] },
+			credentials: { apiKey: this.sandbox.keys.user, baseUrl: this.sandbox.baseUrl },
+			staticData: this.staticData,
+		});
+		const items = result?.[0] ?? [];
+		for (const item of items) {
+			const key = `${String(item.json.id)}:${String(item.json.status)}`;
+			this.events.set(key, (this.events.get(key) ?? 0) + 1);
+		}
+		if (items.length > 0 || this.saved === '{}') this.saved = JSON.stringify(this.staticData);
+	}
+
+	restart(): void {
+		this.staticData = JSON.parse(this.saved) as IDataObject;
+	}
+}
+
+describe('a list that shows new videos 1 to 60 s late (issue 28)', () => {
+	let sandbox: Sandbox;
+	let hostClock: jest.SpyInstance<number, []>;
+
+	beforeEach(async () => {
+		sandbox = await startSandbox({
+			quiet: true,
+			dataset: { videos: 250, assets: 8 },
+			listingLag: { minMs: 1 * SECOND, maxMs: 60 * SECOND },
+		});
+		// The n8n host's clock follows the sandbox's, 10 minutes fast: the trigger must not trust it.
+		const [realNow, start] = [Date.now.bind(Date), sandbox.clock.now()];
+		hostClock = jest
+			.spyOn(Date, 'now')
+			.mockImplementation(() => realNow() + sandbox.clock.now() - start + 10 * MINUTE);
+	});
+	afterEach(async () => {
+		hostClock.mockRestore();
+		await sandbox.close();
+	});
+
+	it('emits every video that finishes, none twice, on a busy account', async () => {
+		const trigger = new Trigger(sandbox);
+		await trigger.poll();
+		const baseline = sandbox.clock.now();
+		// A busy hour: a video every 6 s or so, most rendering in 12 to 32 s (often finished before
+		// the list shows them), a tenth of them finishing within the hour.
+		const made = sandbox.store.addVideos(600, {
+			createdAt: { from: baseline, to: baseline + 60 * MINUTE },
+		});
+		sandbox.store.addVideos(60, {
+			createdAt: { from: baseline, to: baseline + 50 * MINUTE },
+			finishAt: { from: baseline + 10 * MINUTE, to: baseline + 70 * MINUTE },
+		});
+		const rng = new Rng(28);
+		for (let poll = 1; poll <= 240; poll++) {
+			sandbox.clock.advance(15 * SECOND);
+			if (rng.float() < 0.04) trigger.restart();
+			await trigger.poll();
+		}
+		sandbox.clock.advance(20 * MINUTE);
+		await trigger.poll();
+		sandbox.clock.advance(MINUTE);
+		await trigger.poll();
+
+		const expected = new Map<string, string>();
+		for (const video of sandbox.store.listVideos())
+			if ((video.status === 'published' || video.status === 'failed') && video.finishAt > baseline)
+				expected.set(`${video.id}:${video.status}`, video.id);
+		expect(expected.size).toBeGreaterThan(600);
+		const repeated = [...trigger.events].filter(([, count]) => count > 1).map(([key]) => key);
+		const missed = [...expected.keys()].filter((key) => !trigger.events.has(key));
+		const unexpected = [...trigger.events.keys()].filter((key) => !expected.has(key));
+		expect({ repeated, missed, unexpected }).toEqual({ repeated: [], missed: [], unexpected: [] });
+		// The lags were real: videos listed after one created later was, and finished when first listed.
+		const listedAt = (video: (typeof made)[number]) => sandbox.store.listedAt(video);
+		const below = made.filter((video) =>
+			made.some((other) => other.createdAt > video.createdAt && listedAt(other) < listedAt(video)),
+		);
+		const finishedWhenListed = made.filter((video) => video.finishAt <= listedAt(video));
+		expect(below.length).toBeGreaterThan(300);
+		expect(finishedWhenListed.length).toBeGreaterThan(100);
+		process.stdout.write(
+			`listing lag 1-60 s: ${expected.size} events, ${below.length} videos listed below a newer one, ${finishedWhenListed.length} finished when first listed\n`,
+		);
+	}, 120_000);
+});
