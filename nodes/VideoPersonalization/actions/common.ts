@@ -15,8 +15,9 @@ import type { FindByKey } from './fields';
 export const ITEM_CONCURRENCY = 4;
 
 /**
- * An error about one field of one item, worded for the person who filled it in. The message is
- * written whole at the call ("Title: is empty"), so a message a user reports can be grepped.
+ * An error about one item (one of its fields, or what became of it), worded for the person who
+ * filled it in. The message is written whole at the call ("Title: is empty"), so a message a user
+ * reports can be grepped.
  */
 export function fieldError(
 	ctx: IExecuteFunctions,
