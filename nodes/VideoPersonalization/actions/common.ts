@@ -113,14 +113,8 @@ export function positiveOption(
 /** The item's time budget for each of its requests, from Give Up After (Minutes). */
 export function readBudgetMs(ctx: IExecuteFunctions, itemIndex: number): number {
 	const problem = 'Give Up After (Minutes): must be a number of minutes above 0';
-	const minutes = positiveOption(
-		ctx,
-		itemIndex,
-		'giveUpAfter',
-		DEFAULT_BUDGET_MS / 60_000,
-		problem,
-	);
-	return Math.round(minutes * 60_000);
+	const fallback = DEFAULT_BUDGET_MS / 60_000;
+	return Math.round(positiveOption(ctx, itemIndex, 'giveUpAfter', fallback, problem) * 60_000);
 }
 
 export function readTimeoutMs(
