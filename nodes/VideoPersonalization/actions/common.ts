@@ -7,8 +7,10 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { optionalText } from '../helpers/answers';
+import { fieldSwitches, type SelectableField } from '../helpers/queries';
 import { DEFAULT_BUDGET_MS, DEFAULT_TIMEOUT_MS, type ServiceClient } from '../transport/client';
-import type { ListSelection } from '../transport/pagination';
+import { graphql } from '../transport/graphql';
+import { graphqlGetMany, type ListSelection } from '../transport/pagination';
 import type { FindByKey } from './fields';
 
 /** Items handled at once; enough to overlap network waits without flooding the service. */
@@ -127,20 +129,54 @@ export function readTimeoutMs(
 	return Math.round(seconds * 1000);
 }
 
-export function readFields(ctx: IExecuteFunctions, itemIndex: number): string[] {
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	return Array.isArray(options.fields) ? options.fields.map(String) : [];
+/** What a query-style Get or Get Many sends: its query, the fields it may select, its wording. */
+interface QueryStyleCall {
+	query: string;
+	/** The query's field under `viewer`, e.g. `findUser`. */
+	field: string;
+	fields: SelectableField[];
+	action: string;
+	permission: string;
 }
 
-/** The record a query-style lookup found; the service may answer null instead of NOT_FOUND. */
-export function foundRecord(
+/** The Fields option as the query's switches: each selectable field on or off. */
+function readFieldSwitches(ctx: IExecuteFunctions, itemIndex: number, fields: SelectableField[]) {
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	return fieldSwitches(fields, Array.isArray(options.fields) ? options.fields.map(String) : []);
+}
+
+/**
+ * A query-style Get: the record its lookup (`criteria`) finds, with the Fields chosen. The service
+ * may answer null instead of NOT_FOUND.
+ */
+export async function getRecord(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
 	api: ServiceClient,
-	record: unknown,
-	call: { action: string; itemIndex: number },
-): IDataObject {
+	lookup: QueryStyleCall & { criteria: IDataObject },
+): Promise<INodeExecutionData[]> {
+	const { query, field, fields, criteria, action, permission } = lookup;
+	const variables = { criteria, ...readFieldSwitches(ctx, itemIndex, fields) };
+	const timeoutMs = readTimeoutMs(ctx, itemIndex);
+	const viewer = await graphql(api, { query, variables, action, permission, itemIndex, timeoutMs });
+	const record = viewer[field];
 	if (record === null || typeof record !== 'object' || Array.isArray(record))
-		throw api.error({ kind: 'notFound' }, call);
-	return record as IDataObject;
+		throw api.error({ kind: 'notFound' }, { action, itemIndex });
+	return [{ json: record as IDataObject }];
+}
+
+/** A query-style Get Many: its records by `filter`, all or up to Limit, with the Fields chosen. */
+export async function getRecords(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	api: ServiceClient,
+	{ fields, ...list }: QueryStyleCall & { filter: IDataObject },
+): Promise<INodeExecutionData[]> {
+	const variables = readFieldSwitches(ctx, itemIndex, fields);
+	const timeoutMs = readTimeoutMs(ctx, itemIndex);
+	const request = { ...list, variables, itemIndex, timeoutMs };
+	const records = await graphqlGetMany(api, request, readSelection(ctx, itemIndex));
+	return records.map((json) => ({ json }));
 }
 
 /** The lookup input of Find By, and how to name it in messages (`User ID "usr_1"`). */
