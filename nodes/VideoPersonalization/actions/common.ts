@@ -10,7 +10,7 @@ import { optionalText } from '../helpers/answers';
 import { fieldSwitches, type SelectableField } from '../helpers/queries';
 import { DEFAULT_BUDGET_MS, DEFAULT_TIMEOUT_MS, type ServiceClient } from '../transport/client';
 import { graphql } from '../transport/graphql';
-import { graphqlGetMany, type ListSelection } from '../transport/pagination';
+import { graphqlGetMany, type ListSelection, restGetMany } from '../transport/pagination';
 import type { FindByKey } from './fields';
 
 /** Items handled at once; enough to overlap network waits without flooding the service. */
@@ -176,6 +176,18 @@ export async function getRecords(
 	const timeoutMs = readTimeoutMs(ctx, itemIndex);
 	const request = { ...list, variables, itemIndex, timeoutMs };
 	const records = await graphqlGetMany(api, request, readSelection(ctx, itemIndex));
+	return records.map((json) => ({ json }));
+}
+
+/** A REST Get Many (Video, Asset): the list at `path` by `qs`, all or up to Limit. */
+export async function restRecords(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	api: ServiceClient,
+	list: { path: string; qs: IDataObject; action: string },
+): Promise<INodeExecutionData[]> {
+	const request = { ...list, itemIndex, timeoutMs: readTimeoutMs(ctx, itemIndex) };
+	const records = await restGetMany(api, request, readSelection(ctx, itemIndex));
 	return records.map((json) => ({ json }));
 }
 
