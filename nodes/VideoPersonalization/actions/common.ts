@@ -7,16 +7,19 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { optionalText } from '../helpers/answers';
+import { fieldSwitches, type SelectableField } from '../helpers/queries';
 import { DEFAULT_BUDGET_MS, DEFAULT_TIMEOUT_MS, type ServiceClient } from '../transport/client';
-import type { ListSelection } from '../transport/pagination';
+import { graphql } from '../transport/graphql';
+import { graphqlGetMany, type ListSelection, restGetMany } from '../transport/pagination';
 import type { FindByKey } from './fields';
 
 /** Items handled at once; enough to overlap network waits without flooding the service. */
 export const ITEM_CONCURRENCY = 4;
 
 /**
- * An error about one field of one item, worded for the person who filled it in. The message is
- * written whole at the call ("Title: is empty"), so a message a user reports can be grepped.
+ * An error about one item (one of its fields, or what became of it), worded for the person who
+ * filled it in. The message is written whole at the call ("Title: is empty"), so a message a user
+ * reports can be grepped.
  */
 export function fieldError(
 	ctx: IExecuteFunctions,
@@ -112,14 +115,8 @@ export function positiveOption(
 /** The item's time budget for each of its requests, from Give Up After (Minutes). */
 export function readBudgetMs(ctx: IExecuteFunctions, itemIndex: number): number {
 	const problem = 'Give Up After (Minutes): must be a number of minutes above 0';
-	const minutes = positiveOption(
-		ctx,
-		itemIndex,
-		'giveUpAfter',
-		DEFAULT_BUDGET_MS / 60_000,
-		problem,
-	);
-	return Math.round(minutes * 60_000);
+	const fallback = DEFAULT_BUDGET_MS / 60_000;
+	return Math.round(positiveOption(ctx, itemIndex, 'giveUpAfter', fallback, problem) * 60_000);
 }
 
 export function readTimeoutMs(
@@ -132,20 +129,66 @@ export function readTimeoutMs(
 	return Math.round(seconds * 1000);
 }
 
-export function readFields(ctx: IExecuteFunctions, itemIndex: number): string[] {
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	return Array.isArray(options.fields) ? options.fields.map(String) : [];
+/** What a query-style Get or Get Many sends: its query, the fields it may select, its wording. */
+interface QueryStyleCall {
+	query: string;
+	/** The query's field under `viewer`, e.g. `findUser`. */
+	field: string;
+	fields: SelectableField[];
+	action: string;
+	permission: string;
 }
 
-/** The record a query-style lookup found; the service may answer null instead of NOT_FOUND. */
-export function foundRecord(
+/** The Fields option as the query's switches: each selectable field on or off. */
+function readFieldSwitches(ctx: IExecuteFunctions, itemIndex: number, fields: SelectableField[]) {
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	return fieldSwitches(fields, Array.isArray(options.fields) ? options.fields.map(String) : []);
+}
+
+/**
+ * A query-style Get: the record its lookup (`criteria`) finds, with the Fields chosen. The service
+ * may answer null instead of NOT_FOUND.
+ */
+export async function getRecord(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
 	api: ServiceClient,
-	record: unknown,
-	call: { action: string; itemIndex: number },
-): IDataObject {
+	lookup: QueryStyleCall & { criteria: IDataObject },
+): Promise<INodeExecutionData[]> {
+	const { query, field, fields, criteria, action, permission } = lookup;
+	const variables = { criteria, ...readFieldSwitches(ctx, itemIndex, fields) };
+	const timeoutMs = readTimeoutMs(ctx, itemIndex);
+	const viewer = await graphql(api, { query, variables, action, permission, itemIndex, timeoutMs });
+	const record = viewer[field];
 	if (record === null || typeof record !== 'object' || Array.isArray(record))
-		throw api.error({ kind: 'notFound' }, call);
-	return record as IDataObject;
+		throw api.error({ kind: 'notFound' }, { action, itemIndex });
+	return [{ json: record as IDataObject }];
+}
+
+/** A query-style Get Many: its records by `filter`, all or up to Limit, with the Fields chosen. */
+export async function getRecords(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	api: ServiceClient,
+	{ fields, ...list }: QueryStyleCall & { filter: IDataObject },
+): Promise<INodeExecutionData[]> {
+	const variables = readFieldSwitches(ctx, itemIndex, fields);
+	const timeoutMs = readTimeoutMs(ctx, itemIndex);
+	const request = { ...list, variables, itemIndex, timeoutMs };
+	const records = await graphqlGetMany(api, request, readSelection(ctx, itemIndex));
+	return records.map((json) => ({ json }));
+}
+
+/** A REST Get Many (Video, Asset): the list at `path` by `qs`, all or up to Limit. */
+export async function restRecords(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	api: ServiceClient,
+	list: { path: string; qs: IDataObject; action: string },
+): Promise<INodeExecutionData[]> {
+	const request = { ...list, itemIndex, timeoutMs: readTimeoutMs(ctx, itemIndex) };
+	const records = await restGetMany(api, request, readSelection(ctx, itemIndex));
+	return records.map((json) => ({ json }));
 }
 
 /** The lookup input of Find By, and how to name it in messages (`User ID "usr_1"`). */

@@ -41,11 +41,9 @@ export function templateFieldsQuery(subfields: readonly string[]): string {
 	const known = subfields.filter((name) =>
 		(TEMPLATE_FIELD_SUBFIELDS as readonly string[]).includes(name),
 	);
-	return (
-		'query TemplateFields($criteria: VideoTemplateLookupInput!) {\n' +
-		`  viewer { videoTemplate(criteria: $criteria) { id name fields { ${known.join(' ')} } } }\n` +
-		'}'
-	);
+	return `query TemplateFields($criteria: VideoTemplateLookupInput!) {
+  viewer { videoTemplate(criteria: $criteria) { id name fields { ${known.join(' ')} } } }
+}`;
 }
 
 /** The sub-field a GraphQL error says the service does not have ("Cannot query field "x" on type "..."). */

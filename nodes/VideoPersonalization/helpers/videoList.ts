@@ -29,12 +29,8 @@ function createdTimes(items: IDataObject[]): number[] {
 /** Direction of a page of the list, if its timestamps show one. */
 export function detectOrder(items: IDataObject[]): ListOrder {
 	const times = createdTimes(items);
-	let rising = false;
-	let falling = false;
-	for (let index = 1; index < times.length; index++) {
-		if (times[index] > times[index - 1]) rising = true;
-		if (times[index] < times[index - 1]) falling = true;
-	}
+	const rising = times.some((ms, index) => index > 0 && ms > times[index - 1]);
+	const falling = times.some((ms, index) => index > 0 && ms < times[index - 1]);
 	if (rising === falling) return 'unknown';
 	return rising ? 'oldest-first' : 'newest-first';
 }

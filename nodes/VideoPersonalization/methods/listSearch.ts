@@ -62,14 +62,13 @@ export async function searchTemplates(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const { page, size: tokenSize } = readPageToken(paginationToken);
-	const search = filter ? { search: filter } : {};
 	const api = await serviceClient(this);
 	const listed = await fetchGraphqlPageAtServiceSize(
 		api,
 		{
 			query: TEMPLATE_SEARCH_QUERY,
 			field: 'videoTemplates',
-			filter: search,
+			filter: filter ? { search: filter } : {},
 			variables: {},
 			action: 'list templates for the picker',
 		},

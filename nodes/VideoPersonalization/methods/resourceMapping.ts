@@ -28,9 +28,7 @@ function chosenTemplate(ctx: ILoadOptionsFunctions): TemplateChoice | string {
 	const chosen = (locator ?? {}) as Partial<INodeParameterResourceLocator>;
 	const value = optionalText(typeof locator === 'string' ? locator : chosen.value);
 	if (!value) return 'Choose a Template above to see the fields it can be personalized with.';
-	if (value.startsWith('=') || value.includes('{{')) {
-		return UNRESOLVED_EXPRESSION;
-	}
+	if (value.startsWith('=') || value.includes('{{')) return UNRESOLVED_EXPRESSION;
 	return templateChoice(chosen.mode, value);
 }
 

@@ -1,9 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { isCount } from '../../helpers/answers';
 import type { RestRequest, ServiceClient } from '../../transport/client';
-import { readTimeoutMs } from '../common';
+import { fieldError, readTimeoutMs } from '../common';
 import { optionsCollection } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 import { fetchAsset } from './get.operation';
@@ -69,15 +68,10 @@ export const execute: ItemExecute = async function (itemIndex, api) {
 		const action = `check whether the asset with Asset ID "${assetId}" is in use`;
 		const users = usedBy(api, asset, { action, itemIndex });
 		if (users.length > 0) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`Asset "${assetId}" is still used by ${users.join(' and ')}; it was not deleted`,
-				{
-					itemIndex,
-					description:
-						'Deleting it could make what uses it render incorrectly. Turn off Safe Delete to delete it anyway.',
-				},
-			);
+			const message = `Asset "${assetId}" is still used by ${users.join(' and ')}; it was not deleted`;
+			const hint =
+				'Deleting it could make what uses it render incorrectly. Turn off Safe Delete to delete it anyway.';
+			throw fieldError(this, itemIndex, message, hint);
 		}
 	}
 	const call: RestRequest = {

@@ -1,7 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { restGetMany } from '../../transport/pagination';
-import { readSelection, readTimeoutMs } from '../common';
+import { restRecords } from '../common';
 import { filtersCollection, optionsCollection, returnAllAndLimit } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
@@ -42,16 +41,5 @@ export const execute: ItemExecute = async function (itemIndex, api) {
 	const qs: IDataObject = {};
 	if (filters.type) qs.type = filters.type;
 	if (typeof filters.tag === 'string' && filters.tag.trim()) qs.tag = filters.tag.trim();
-	const assets = await restGetMany(
-		api,
-		{
-			path: '/assets',
-			qs,
-			action: 'list assets',
-			itemIndex,
-			timeoutMs: readTimeoutMs(this, itemIndex),
-		},
-		readSelection(this, itemIndex),
-	);
-	return assets.map((json) => ({ json }));
+	return await restRecords(this, itemIndex, api, { path: '/assets', qs, action: 'list assets' });
 };

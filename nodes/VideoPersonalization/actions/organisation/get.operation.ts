@@ -1,9 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { ORGANISATION_PERMISSION } from '../../helpers/permissions';
-import { fieldSwitches, ORGANISATION_FIELDS, ORGANISATION_QUERY } from '../../helpers/queries';
-import { graphql } from '../../transport/graphql';
-import { foundRecord, readFields, readFindBy, readTimeoutMs } from '../common';
+import { ORGANISATION_FIELDS, ORGANISATION_QUERY } from '../../helpers/queries';
+import { getRecord, readFindBy } from '../common';
 import { type FindByKey, fieldsOption, findByProperties, optionsCollection } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
@@ -25,14 +24,12 @@ export const description: INodeProperties[] = [
 
 export const execute: ItemExecute = async function (itemIndex, api) {
 	const { criteria, label } = readFindBy(this, itemIndex, keys);
-	const action = `get the organisation with ${label}`;
-	const viewer = await graphql(api, {
+	return await getRecord(this, itemIndex, api, {
 		query: ORGANISATION_QUERY,
-		variables: { criteria, ...fieldSwitches(ORGANISATION_FIELDS, readFields(this, itemIndex)) },
-		action,
+		field: 'organisation',
+		fields: ORGANISATION_FIELDS,
+		criteria,
+		action: `get the organisation with ${label}`,
 		permission: ORGANISATION_PERMISSION,
-		itemIndex,
-		timeoutMs: readTimeoutMs(this, itemIndex),
 	});
-	return [{ json: foundRecord(api, viewer.organisation, { action, itemIndex }) }];
 };

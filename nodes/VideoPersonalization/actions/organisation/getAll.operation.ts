@@ -1,9 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { ORGANISATIONS_PERMISSION } from '../../helpers/permissions';
-import { fieldSwitches, ORGANISATION_FIELDS, ORGANISATIONS_QUERY } from '../../helpers/queries';
-import { graphqlGetMany } from '../../transport/pagination';
-import { readFields, readSelection, readTimeoutMs } from '../common';
+import { ORGANISATION_FIELDS, ORGANISATIONS_QUERY } from '../../helpers/queries';
+import { getRecords } from '../common';
 import { fieldsOption, filtersCollection, optionsCollection, returnAllAndLimit } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
@@ -40,19 +39,12 @@ export const description: INodeProperties[] = [
 export const execute: ItemExecute = async function (itemIndex, api) {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const name = String(filters.name ?? this.getNodeParameter('filter', itemIndex, '')).trim();
-	const organisations = await graphqlGetMany(
-		api,
-		{
-			query: ORGANISATIONS_QUERY,
-			field: 'organisations',
-			filter: name ? { filter: name } : {},
-			variables: fieldSwitches(ORGANISATION_FIELDS, readFields(this, itemIndex)),
-			action: 'list organisations',
-			permission: ORGANISATIONS_PERMISSION,
-			itemIndex,
-			timeoutMs: readTimeoutMs(this, itemIndex),
-		},
-		readSelection(this, itemIndex),
-	);
-	return organisations.map((json) => ({ json }));
+	return await getRecords(this, itemIndex, api, {
+		query: ORGANISATIONS_QUERY,
+		field: 'organisations',
+		fields: ORGANISATION_FIELDS,
+		filter: name ? { filter: name } : {},
+		action: 'list organisations',
+		permission: ORGANISATIONS_PERMISSION,
+	});
 };

@@ -1,9 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { TEMPLATE_PERMISSION } from '../../helpers/permissions';
-import { fieldSwitches, TEMPLATE_FIELDS, TEMPLATE_QUERY } from '../../helpers/queries';
-import { graphql } from '../../transport/graphql';
-import { foundRecord, readFields, readTimeoutMs } from '../common';
+import { TEMPLATE_FIELDS, TEMPLATE_QUERY } from '../../helpers/queries';
+import { getRecord } from '../common';
 import { fieldsOption, optionsCollection } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 import { readTemplateCriteria, templateLocator } from './locator';
@@ -21,14 +20,12 @@ export const description: INodeProperties[] = [
 
 export const execute: ItemExecute = async function (itemIndex, api) {
 	const { lookup, label } = readTemplateCriteria(this, itemIndex);
-	const action = `get the template with Template ${label}`;
-	const viewer = await graphql(api, {
+	return await getRecord(this, itemIndex, api, {
 		query: TEMPLATE_QUERY,
-		variables: { criteria: lookup, ...fieldSwitches(TEMPLATE_FIELDS, readFields(this, itemIndex)) },
-		action,
+		field: 'videoTemplate',
+		fields: TEMPLATE_FIELDS,
+		criteria: lookup,
+		action: `get the template with Template ${label}`,
 		permission: TEMPLATE_PERMISSION,
-		itemIndex,
-		timeoutMs: readTimeoutMs(this, itemIndex),
 	});
-	return [{ json: foundRecord(api, viewer.videoTemplate, { action, itemIndex }) }];
 };

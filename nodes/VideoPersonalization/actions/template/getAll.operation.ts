@@ -1,9 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { TEMPLATES_PERMISSION } from '../../helpers/permissions';
-import { fieldSwitches, TEMPLATE_FIELDS, TEMPLATES_QUERY } from '../../helpers/queries';
-import { graphqlGetMany } from '../../transport/pagination';
-import { readFields, readSelection, readTimeoutMs } from '../common';
+import { TEMPLATE_FIELDS, TEMPLATES_QUERY } from '../../helpers/queries';
+import { getRecords } from '../common';
 import { fieldsOption, filtersCollection, optionsCollection, returnAllAndLimit } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
@@ -45,19 +44,12 @@ export const execute: ItemExecute = async function (itemIndex, api) {
 	const search = typeof filters.search === 'string' ? filters.search.trim() : '';
 	if (search) filter.search = search;
 	if (filters.templateType) filter.templateType = filters.templateType;
-	const templates = await graphqlGetMany(
-		api,
-		{
-			query: TEMPLATES_QUERY,
-			field: 'videoTemplates',
-			filter,
-			variables: fieldSwitches(TEMPLATE_FIELDS, readFields(this, itemIndex)),
-			action: 'list templates',
-			permission: TEMPLATES_PERMISSION,
-			itemIndex,
-			timeoutMs: readTimeoutMs(this, itemIndex),
-		},
-		readSelection(this, itemIndex),
-	);
-	return templates.map((json) => ({ json }));
+	return await getRecords(this, itemIndex, api, {
+		query: TEMPLATES_QUERY,
+		field: 'videoTemplates',
+		fields: TEMPLATE_FIELDS,
+		filter,
+		action: 'list templates',
+		permission: TEMPLATES_PERMISSION,
+	});
 };

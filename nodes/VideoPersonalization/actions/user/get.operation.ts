@@ -1,9 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { USER_PERMISSION } from '../../helpers/permissions';
-import { fieldSwitches, USER_FIELDS, USER_QUERY } from '../../helpers/queries';
-import { graphql } from '../../transport/graphql';
-import { foundRecord, readFields, readFindBy, readTimeoutMs } from '../common';
+import { USER_FIELDS, USER_QUERY } from '../../helpers/queries';
+import { getRecord, readFindBy } from '../common';
 import { type FindByKey, fieldsOption, findByProperties, optionsCollection } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
@@ -26,14 +25,12 @@ export const description: INodeProperties[] = [
 
 export const execute: ItemExecute = async function (itemIndex, api) {
 	const { criteria, label } = readFindBy(this, itemIndex, keys);
-	const action = `get the user with ${label}`;
-	const viewer = await graphql(api, {
+	return await getRecord(this, itemIndex, api, {
 		query: USER_QUERY,
-		variables: { criteria, ...fieldSwitches(USER_FIELDS, readFields(this, itemIndex)) },
-		action,
+		field: 'findUser',
+		fields: USER_FIELDS,
+		criteria,
+		action: `get the user with ${label}`,
 		permission: USER_PERMISSION,
-		itemIndex,
-		timeoutMs: readTimeoutMs(this, itemIndex),
 	});
-	return [{ json: foundRecord(api, viewer.findUser, { action, itemIndex }) }];
 };

@@ -2,9 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { optionalText } from '../../helpers/answers';
 import { USERS_PERMISSION } from '../../helpers/permissions';
-import { fieldSwitches, USER_FIELDS, USERS_QUERY } from '../../helpers/queries';
-import { graphqlGetMany } from '../../transport/pagination';
-import { readFields, readSelection, readTimeoutMs } from '../common';
+import { USER_FIELDS, USERS_QUERY } from '../../helpers/queries';
+import { getRecords } from '../common';
 import { fieldsOption, optionsCollection, returnAllAndLimit } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
@@ -28,19 +27,12 @@ export const description: INodeProperties[] = [
 
 export const execute: ItemExecute = async function (itemIndex, api) {
 	const search = optionalText(this.getNodeParameter('search', itemIndex, ''));
-	const users = await graphqlGetMany(
-		api,
-		{
-			query: USERS_QUERY,
-			field: 'users',
-			filter: search ? { search } : {},
-			variables: fieldSwitches(USER_FIELDS, readFields(this, itemIndex)),
-			action: 'list users',
-			permission: USERS_PERMISSION,
-			itemIndex,
-			timeoutMs: readTimeoutMs(this, itemIndex),
-		},
-		readSelection(this, itemIndex),
-	);
-	return users.map((json) => ({ json }));
+	return await getRecords(this, itemIndex, api, {
+		query: USERS_QUERY,
+		field: 'users',
+		fields: USER_FIELDS,
+		filter: search ? { search } : {},
+		action: 'list users',
+		permission: USERS_PERMISSION,
+	});
 };

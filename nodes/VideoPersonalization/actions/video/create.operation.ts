@@ -174,13 +174,12 @@ async function checkedRequest(
 	const wait = await check(() => readWaitSettings(ctx, itemIndex, timeoutMs));
 	const template =
 		criteria && budgetMs && (await check(() => resolveTemplate(ctx, api, itemIndex, criteria)));
-	const badData =
-		template && customerData
-			? customerDataProblems(template.fields, customerData).map((problem) =>
-					fieldError(ctx, itemIndex, `Customer Data: ${problem} (template "${template.name}")`),
-				)
-			: [];
-	for (const error of badData) await check(() => Promise.reject(error));
+	if (template && customerData) {
+		for (const problem of customerDataProblems(template.fields, customerData)) {
+			const message = `Customer Data: ${problem} (template "${template.name}")`;
+			await check(() => Promise.reject(fieldError(ctx, itemIndex, message)));
+		}
+	}
 	if (!title || !criteria || !template || !customerData || !aspectRatio || !wait) return undefined;
 	if (problems?.length) return undefined;
 	const body: IDataObject = {
@@ -225,8 +224,7 @@ export async function executeAll(
 		run.outputs.set(itemIndex, checkOnlyOutput(this, itemIndex, request, problems));
 		return [];
 	});
-	const requests = checked.flat();
-	await forEachItem(this, run, requests, async ({ itemIndex, call, wait }) => {
+	await forEachItem(this, run, checked.flat(), async ({ itemIndex, call, wait }) => {
 		const video = createdVideo(await api.object(call));
 		if (!video) {
 			throw api.error({ kind: 'shape', detail: 'The answer holds no video with an id' }, call);

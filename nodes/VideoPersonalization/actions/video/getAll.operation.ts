@@ -1,7 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { restGetMany } from '../../transport/pagination';
-import { readSelection, readTimeoutMs } from '../common';
+import { restRecords } from '../common';
 import { filtersCollection, optionsCollection, returnAllAndLimit } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
@@ -33,16 +32,6 @@ export const description: INodeProperties[] = [
 
 export const execute: ItemExecute = async function (itemIndex, api) {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const videos = await restGetMany(
-		api,
-		{
-			path: '/videos',
-			qs: filters.status ? { status: filters.status } : {},
-			action: 'list videos',
-			itemIndex,
-			timeoutMs: readTimeoutMs(this, itemIndex),
-		},
-		readSelection(this, itemIndex),
-	);
-	return videos.map((json) => ({ json }));
+	const qs = filters.status ? { status: filters.status } : {};
+	return await restRecords(this, itemIndex, api, { path: '/videos', qs, action: 'list videos' });
 };

@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import type { ServiceClient } from '../../transport/client';
 import { downloadToBinary, keepVideoWithError } from '../../transport/download';
@@ -12,6 +11,7 @@ import {
 	oldestOnPage,
 	pagesFromNewestEnd,
 } from '../../helpers/videoList';
+import { fieldError } from '../common';
 import type { WaitSettings } from './waitOptions';
 
 /** A video Create made, with how its item waits for it. */
@@ -128,39 +128,25 @@ async function attachDownloads(
 }
 
 /** The video was created but the wait could not follow it: say which one and what failed. */
-function notCheckedError(
-	ctx: IExecuteFunctions,
-	video: CreatedVideo,
-	failure: Error,
-): NodeOperationError {
+function notCheckedError(ctx: IExecuteFunctions, video: CreatedVideo, failure: Error): Error {
 	const described =
 		'description' in failure && typeof failure.description === 'string'
 			? `${failure.description} `
 			: '';
-	return new NodeOperationError(
-		ctx.getNode(),
-		`Video "${video.videoId}" was created, but checking whether it finished failed: ${failure.message}`,
-		{
-			itemIndex: video.itemIndex,
-			description:
-				`${described}The video exists (last status: ${lastStatus(video)}); do not create it again. ` +
-				'Find it with Video > Get Many, or act on it with the Video Personalization Trigger.',
-		},
-	);
+	const message = `Video "${video.videoId}" was created, but checking whether it finished failed: ${failure.message}`;
+	const hint =
+		`${described}The video exists (last status: ${lastStatus(video)}); do not create it again. ` +
+		'Find it with Video > Get Many, or act on it with the Video Personalization Trigger.';
+	return fieldError(ctx, video.itemIndex, message, hint);
 }
 
 function notFinishedError(ctx: IExecuteFunctions, video: CreatedVideo): Error {
 	const minutes = Math.round((video.wait.timeoutMs / 60_000) * 100) / 100;
-	return new NodeOperationError(
-		ctx.getNode(),
-		`Video "${video.videoId}" was not finished after ${minutes} minutes of waiting (last status: ${lastStatus(video)})`,
-		{
-			itemIndex: video.itemIndex,
-			description:
-				'It may still finish later: raise Wait Timeout (Minutes), or use the Video Personalization ' +
-				'Trigger to act when it is published.',
-		},
-	);
+	const message = `Video "${video.videoId}" was not finished after ${minutes} minutes of waiting (last status: ${lastStatus(video)})`;
+	const hint =
+		'It may still finish later: raise Wait Timeout (Minutes), or use the Video Personalization ' +
+		'Trigger to act when it is published.';
+	return fieldError(ctx, video.itemIndex, message, hint);
 }
 
 /**

@@ -6,6 +6,33 @@ import { fieldError, positiveOption } from '../common';
 // n8n shows an option as soon as one condition's value is an expression, so the sibling conditions go first.
 const whenWaiting = { show: { '/waitForCompletion': [true] } };
 
+/** Download Video and its Video Binary Property; so for Thumbnail (readWaitSettings reads them). */
+function downloadOptions(
+	file: 'Video' | 'Thumbnail',
+	what: string,
+	defaultProperty: string,
+	content: string,
+): INodeProperties[] {
+	return [
+		{
+			displayName: `Download ${file}`,
+			name: `download${file}`,
+			displayOptions: whenWaiting,
+			type: 'boolean',
+			default: false,
+			description: `Whether to download the ${what} of each published video as binary data (with Wait for Completion)`,
+		},
+		{
+			displayName: `${file} Binary Property`,
+			name: `${file.toLowerCase()}BinaryProperty`,
+			displayOptions: { show: { [`download${file}`]: [true], ...whenWaiting.show } },
+			type: 'string',
+			default: defaultProperty,
+			description: `Name of the binary property to put the ${content} in`,
+		},
+	];
+}
+
 export const waitOptions: INodeProperties[] = [
 	{
 		displayName: 'Wait Timeout (Minutes)',
@@ -26,40 +53,8 @@ export const waitOptions: INodeProperties[] = [
 		default: 10,
 		description: 'With Wait for Completion: time between two checks of the video list',
 	},
-	{
-		displayName: 'Download Video',
-		name: 'downloadVideo',
-		displayOptions: whenWaiting,
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to download the rendered MP4 of each published video as binary data (with Wait for Completion)',
-	},
-	{
-		displayName: 'Video Binary Property',
-		name: 'videoBinaryProperty',
-		displayOptions: { show: { downloadVideo: [true], ...whenWaiting.show } },
-		type: 'string',
-		default: 'data',
-		description: 'Name of the binary property to put the MP4 in',
-	},
-	{
-		displayName: 'Download Thumbnail',
-		name: 'downloadThumbnail',
-		displayOptions: whenWaiting,
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to download the JPG thumbnail of each published video as binary data (with Wait for Completion)',
-	},
-	{
-		displayName: 'Thumbnail Binary Property',
-		name: 'thumbnailBinaryProperty',
-		displayOptions: { show: { downloadThumbnail: [true], ...whenWaiting.show } },
-		type: 'string',
-		default: 'thumbnail',
-		description: 'Name of the binary property to put the thumbnail in',
-	},
+	...downloadOptions('Video', 'rendered MP4', 'data', 'MP4'),
+	...downloadOptions('Thumbnail', 'JPG thumbnail', 'thumbnail', 'thumbnail'),
 ];
 
 /** How one item waits, read and checked by Create before the video is made. */
