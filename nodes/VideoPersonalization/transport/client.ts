@@ -1,25 +1,26 @@
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
-	IHttpRequestMethods,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	NodeApiError,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type {
+	ApiContext,
+	ApiResponse,
+	CallContext,
+	CallOptions,
+	Failure,
+	ServiceRequest,
+} from './call';
 import { parseServiceConfig, type ServiceConfig } from './config';
-import { type CallContext, type Failure, toNodeApiError } from './errors';
+import { toNodeApiError } from './errors';
 import { gateFor, type KeyGate } from './gate';
-import {
-	type ApiContext,
-	type ApiResponse,
-	cancelSignal,
-	pause,
-	type SendAttempt,
-	type Sending,
-	sendWithRetries,
-} from './request';
+import { cancelSignal, pause, type SendAttempt, type Sending, sendWithRetries } from './request';
+
+export type { CallOptions, RestRequest } from './call';
 
 export const CREDENTIAL_TYPE = 'videoPersonalizationApi';
 
@@ -32,53 +33,6 @@ export interface BudgetSource {
 	budgetMs(itemIndex: number | undefined): number;
 	setting?: string;
 }
-
-/**
- * What a call is for, in the words its errors use (the action, who may do it, the item), and how
- * long it may take: what the helpers built on `send` take (graphql, lists, downloads).
- */
-export interface CallOptions extends Pick<CallContext, 'action' | 'permission' | 'itemIndex'> {
-	/** One attempt's timeout (DEFAULT_TIMEOUT_MS unless told); it stops at the deadline. */
-	timeoutMs?: number;
-	/**
-	 * When the call gives up, in ms since the epoch, if sooner than its time budget: a poll that
-	 * must end in time passes its own. Every attempt and wait of the call fits before it.
-	 */
-	deadline?: number;
-}
-
-/** A body that can only be read once (a file stream) is rebuilt for every attempt. */
-export interface PreparedBody {
-	body: IHttpRequestOptions['body'];
-	headers: Record<string, string>;
-}
-
-/** What every request says besides where it goes. */
-interface RequestOptions extends CallOptions {
-	/** False for calls that create something: they are retried only when surely not processed. */
-	idempotent: boolean;
-	/** An answer outside 2xx that the caller reads itself (GraphQL errors sent with a 400). */
-	accept?: (status: number, body: unknown) => boolean;
-}
-
-/** A call to the REST API (the default), at a path under the Base URL. */
-export type RestRequest = RequestOptions & {
-	to?: 'rest';
-	method: IHttpRequestMethods;
-	/** e.g. `/assets/ast_1` */
-	path: string;
-	qs?: IDataObject;
-	body?: IDataObject | (() => Promise<PreparedBody>);
-};
-
-/**
- * Every request the client sends: to the REST API, a query to the GraphQL endpoint, or a file
- * on the content host, read as a stream and sent without the API key.
- */
-export type ServiceRequest =
-	| RestRequest
-	| (RequestOptions & { to: 'graphql'; body: IDataObject })
-	| (RequestOptions & { to: 'file'; url: string; redirectedFrom?: string });
 
 /** Why no request may be sent (the credential could not be read, or its addresses are refused), as an item's error. */
 type CredentialProblem = (itemIndex: number | undefined) => NodeOperationError;

@@ -1,7 +1,8 @@
 import type { IBinaryData, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { CallOptions, ServiceClient } from './client';
+import type { CallOptions } from './call';
+import type { ServiceClient } from './client';
 import { fileUrlProblem } from './config';
 import { headerText } from './headers';
 import { discardStream } from './request';

@@ -1,67 +1,10 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import type { CallContext, Failure, OutOfTime } from './call';
 import { headerText } from './headers';
 import { clean, looksLikeHtml, serverMessage } from './received';
 import { duration, fillIn, NOTES, type Reason, shortUrl, WORDING } from './wording';
-
-/** What went wrong with one call, before it becomes an error the user reads. */
-export type Failure =
-	| { kind: 'http'; status: number; headers: IDataObject; body: unknown }
-	| { kind: 'network'; code: string; detail: string }
-	/** n8n's SSRF protection refused the address before anything was sent. */
-	| { kind: 'ssrf'; ip?: string; blockedHostname?: string }
-	| { kind: 'graphql'; errors: GraphqlErrorEntry[] }
-	| { kind: 'shape'; detail: string }
-	/** The record asked for does not exist: a 404, a GraphQL NOT_FOUND, or a lookup answered with null. */
-	| { kind: 'notFound'; said?: string }
-	| OutOfTime;
-
-/**
- * The call's time budget ran out (or would, waiting as the service asked): every attempt, wait
- * and pause of one call fits in it.
- */
-export interface OutOfTime {
-	kind: 'outOfTime';
-	budgetMs: number;
-	/** From the call's first turn to giving up. */
-	elapsedMs: number;
-	/** The wait a 429 asked for that would end past the budget. */
-	askedMs?: number;
-	/** What the last attempt met, if one was sent. */
-	last?: Failure;
-	/** The option that sets the budget, for the advice (absent when the caller set a deadline itself). */
-	setting?: string;
-}
-
-export interface GraphqlErrorEntry {
-	message: string;
-	code?: string;
-}
-
-/** What the call was for, so the message can say it in the user's terms. */
-export interface CallContext {
-	/** e.g. 'get asset "ast_1"', 'list videos', 'create the video "Welcome Ana"' */
-	action: string;
-	/** Who may do this (helpers/permissions.ts); shown on 403. */
-	permission?: string;
-	/** Values that must never appear in a message (the API key). */
-	secrets: string[];
-	/** How many times the call was retried before giving up. */
-	retries?: number;
-	/** True when a call that creates something may have been carried out anyway (dropped connection, 5xx). */
-	mayHaveCommitted?: boolean;
-	itemIndex?: number;
-	/**
-	 * Where the address came from (a credential field, or a file address the service gave) and the
-	 * address; for a file reached through a redirect, the address that redirected to it.
-	 */
-	endpoint?: {
-		field: 'Base URL' | 'GraphQL Endpoint' | 'file';
-		url: string;
-		redirectedFrom?: string;
-	};
-}
 
 export interface DescribedFailure {
 	message: string;

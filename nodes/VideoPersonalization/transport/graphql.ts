@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { CallOptions, ServiceClient, ServiceRequest } from './client';
-import type { GraphqlErrorEntry } from './errors';
+import type { CallOptions, GraphqlErrorEntry, ServiceRequest } from './call';
+import type { ServiceClient } from './client';
 
 /** A query under `viewer`: constant text, with what the user typed only in its variables. */
 export interface GraphqlCall extends CallOptions {

@@ -3,7 +3,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isCount } from '../helpers/answers';
 import { mapWithConcurrency } from '../helpers/pool';
-import type { CallOptions, ServiceClient } from './client';
+import type { CallOptions } from './call';
+import type { ServiceClient } from './client';
 import { type GraphqlCall, tryGraphql } from './graphql';
 import {
 	firstPageSize,

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Failure } from './errors';
+import type { Failure } from './call';
 
 /**
  * What a failed call got back, read: the service's own words in an error body (whatever its

@@ -1,27 +1,11 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	ILoadOptionsFunctions,
-	IN8nHttpFullResponse,
-	IPollFunctions,
-	NodeApiError,
-} from 'n8n-workflow';
+import type { IDataObject, IN8nHttpFullResponse, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { ServiceRequest } from './client';
-import { type CallContext, type Failure, toNodeApiError } from './errors';
+import type { ApiContext, ApiResponse, CallContext, Failure, ServiceRequest } from './call';
+import { toNodeApiError } from './errors';
 import type { KeyGate } from './gate';
 import { headerText, parseRetryAfter } from './headers';
 import { networkFailure } from './received';
-
-/** The n8n contexts that send requests: node runs, trigger polls and the editor's list searches. */
-export type ApiContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
-
-export interface ApiResponse {
-	status: number;
-	headers: IDataObject;
-	body: unknown;
-}
 
 /** A single HTTP exchange, sent again on every attempt, with the time it may take. */
 export type SendAttempt = (timeoutMs: number) => Promise<IN8nHttpFullResponse>;

@@ -6,7 +6,7 @@ import type { INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { ServiceClient } from '../../../../nodes/VideoPersonalization/transport/client.ts';
-import type { ApiContext } from '../../../../nodes/VideoPersonalization/transport/request.ts';
+import type { ApiContext } from '../../../../nodes/VideoPersonalization/transport/call.ts';
 import { allText, runNode } from '../../../harness/engine.mts';
 import { sendJson, startTestServer, type TestServer } from '../../../harness/httpServer.mts';
 

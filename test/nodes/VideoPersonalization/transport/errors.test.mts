@@ -5,10 +5,12 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import type {
+	CallContext,
+	Failure,
+} from '../../../../nodes/VideoPersonalization/transport/call.ts';
 import {
-	type CallContext,
 	describeFailure,
-	type Failure,
 	isOutOfTime,
 	toNodeApiError,
 } from '../../../../nodes/VideoPersonalization/transport/errors.ts';

@@ -1,5 +1,5 @@
 /** When a failed call is sent again, and after how long. */
-import type { Failure } from '../../../../nodes/VideoPersonalization/transport/errors.ts';
+import type { Failure } from '../../../../nodes/VideoPersonalization/transport/call.ts';
 import {
 	DEFAULT_RETRY_POLICY,
 	isRetryable,
