@@ -6,7 +6,7 @@ import {
 	mayHaveBeenCarriedOut,
 	type RetryPolicy,
 	retryDelayMs,
-} from '../../../../nodes/VideoPersonalization/transport/request.ts';
+} from '../../../../nodes/VideoPersonalization/transport/retry.ts';
 import { parseRetryAfter } from '../../../../nodes/VideoPersonalization/transport/headers.ts';
 
 const status = (code: number): Failure => ({
