@@ -82,7 +82,7 @@ export type Failure =
 	| { kind: 'graphql'; errors: GraphqlErrorEntry[] }
 	| { kind: 'shape'; detail: string }
 	/** The record asked for does not exist: a 404, a GraphQL NOT_FOUND, or a lookup answered with null. */
-	| { kind: 'notFound'; said?: string }
+	| { kind: 'notFound'; serverText?: string }
 	| OutOfTime;
 
 /**
@@ -124,4 +124,21 @@ export interface CallContext extends Pick<CallOptions, 'action' | 'permission' |
 		url: string;
 		redirectedFrom?: string;
 	};
+}
+
+/** A failure as the user reads it. */
+export interface DescribedFailure {
+	message: string;
+	description: string;
+	httpCode?: string;
+}
+
+/** The sentences every message may end with, worked out once per call (errors.ts). */
+export interface CallNotes {
+	/** " It was retried 2 times.", or nothing. */
+	retried: string;
+	/** That a call which creates something may have been carried out, or nothing. */
+	committed: string;
+	/** Where the request went: the credential field and its address, or the file address. */
+	address: string;
 }

@@ -108,3 +108,6 @@ export function parseServiceConfig(
 	if (!graphql.ok) return graphql;
 	return { ok: true, config: { baseUrl, graphqlUrl: withoutTrailingSlashes(graphql.url.href) } };
 }
+
+/** An address without its query (a file address may carry a signature), for messages. */
+export const shortUrl = (url: string): string => url.replace(/[?#].*$/, '');

@@ -3,10 +3,9 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { CallOptions } from './call';
 import type { ServiceClient } from './client';
-import { fileUrlProblem } from './config';
+import { fileUrlProblem, shortUrl } from './config';
 import { headerText } from './headers';
 import { discardStream } from './request';
-import { shortUrl } from './wording';
 
 export const DOWNLOAD_TIMEOUT_MS = 30 * 60_000;
 const MAX_REDIRECTS = 5;

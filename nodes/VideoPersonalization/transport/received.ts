@@ -22,6 +22,9 @@ export function clean(text: string, secrets: string[]): string {
 	return flat.length > MAX_SERVER_TEXT ? `${flat.slice(0, MAX_SERVER_TEXT)}…` : flat;
 }
 
+/** What the service said (cleaned), as the sentence that ends a description; nothing when it said nothing. */
+export const serviceSaid = (text: string): string => (text ? ` The service said: "${text}".` : '');
+
 function asObject(value: unknown): IDataObject | undefined {
 	return value !== null && typeof value === 'object' && !Array.isArray(value)
 		? (value as IDataObject)
