@@ -34,8 +34,9 @@ export interface CallOptions {
 	/** One attempt's timeout (DEFAULT_TIMEOUT_MS unless told); it stops at the deadline. */
 	timeoutMs?: number;
 	/**
-	 * When the call gives up, in ms since the epoch, if sooner than its time budget: a poll that
-	 * must end in time passes its own. Every attempt and wait of the call fits before it.
+	 * The call's one time limit: when it gives up, in ms since the epoch. Every attempt and wait
+	 * of the call ends by then. Unless given (a poll that must end in time passes its own), the
+	 * item's time budget (Give Up After) from when the call is sent.
 	 */
 	deadline?: number;
 }

@@ -28,7 +28,7 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 /** How long one call may take in all, its retries and rate-limit waits included, unless told otherwise. */
 export const DEFAULT_BUDGET_MS = 5 * 60_000;
 
-/** Where the time budget of a call comes from: the item's option, and the option's name for messages. */
+/** The time budget that sets a call's deadline unless the caller gives one: the item's option, and its name for messages. */
 export interface BudgetSource {
 	budgetMs(itemIndex: number | undefined): number;
 	setting?: string;
@@ -75,21 +75,19 @@ export class ServiceClient {
 	/**
 	 * Sends one request, retried as its kind allows. Every request of the execution passes here;
 	 * those sent with the key wait their turn at the key's gate, so a 429 paces all of them. Each
-	 * call has one time budget for all its attempts. The key goes only to the configured service
-	 * addresses, and never along a redirect.
+	 * call has one time limit, its deadline, for all its attempts and waits: the caller's, or the
+	 * item's time budget from now. The key goes only to the configured service addresses, and
+	 * never along a redirect.
 	 */
 	async send(request: ServiceRequest): Promise<ApiResponse> {
 		if (typeof this.service === 'function') throw this.service(request.itemIndex);
-		const budgetMs = this.budget.budgetMs(request.itemIndex);
-		const budgetEnd = Date.now() + budgetMs;
-		const ownDeadline = request.deadline !== undefined && request.deadline < budgetEnd;
 		const sending: Sending = {
 			...request,
 			secrets: this.secrets,
 			endpoint: this.endpointOf(request),
-			deadline: ownDeadline ? (request.deadline as number) : budgetEnd,
-			budgetMs: ownDeadline ? Math.max(0, (request.deadline as number) - Date.now()) : budgetMs,
-			budgetSetting: ownDeadline ? undefined : this.budget.setting,
+			deadline: request.deadline ?? Date.now() + this.budget.budgetMs(request.itemIndex),
+			// The option to raise when time runs out; none to name when the caller set the deadline.
+			setting: request.deadline === undefined ? this.budget.setting : undefined,
 			timeoutMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 			answered: this.answered,
 		};

@@ -11,14 +11,14 @@ import { networkFailure } from './received';
 /** A single HTTP exchange, sent again on every attempt, with the time it may take. */
 export type SendAttempt = (timeoutMs: number) => Promise<IN8nHttpFullResponse>;
 
-/** A request on its way: its time budget settled, and what its errors need. */
+/** A request on its way: its deadline settled, and what its errors need. */
 export type Sending = ServiceRequest &
 	Pick<CallContext, 'secrets' | 'endpoint'> & {
-		/** When the call gives up (ms since the epoch): its time budget, or a caller's deadline. */
+		/** The call's one time limit (ms since the epoch): every attempt and wait ends by then. */
 		deadline: number;
-		budgetMs: number;
-		/** The option that sets the budget, named in the advice when it runs out. */
-		budgetSetting?: string;
+		/** The option that set the deadline, named in the advice when it runs out. */
+		setting?: string;
+		/** One attempt's wait for an answer, cut short at the deadline (not a download's). */
 		timeoutMs: number;
 		/** The hosts (host:port) that answered in this execution; see nextTry. */
 		answered?: Set<string>;
@@ -78,9 +78,9 @@ function stopped(ctx: ApiContext, call: Sending): NodeOperationError {
 }
 
 function outOfTime(call: Sending, progress: Progress, askedMs?: number): Failure {
-	const elapsedMs = Date.now() - progress.startedAt;
-	const { budgetMs, budgetSetting: setting } = call;
-	return { kind: 'outOfTime', budgetMs, elapsedMs, askedMs, last: progress.last, setting };
+	const { startedAt, last } = progress;
+	const [budgetMs, elapsedMs] = [call.deadline - startedAt, Date.now() - startedAt];
+	return { kind: 'outOfTime', budgetMs, elapsedMs, askedMs, last, setting: call.setting };
 }
 
 /** The call's error: worded for it, with its retries and whether it may have been carried out. */
