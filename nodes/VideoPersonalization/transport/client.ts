@@ -68,8 +68,8 @@ export class ServiceClient {
 	}
 
 	/** This execution will send about `requests` more: a long run may spend more 429s learning the rate. */
-	expect(requests: number): void {
-		this.gate?.pacer.expect(requests);
+	willSend(requests: number): void {
+		this.gate?.pacer.willSend(requests);
 	}
 
 	/**
@@ -104,12 +104,12 @@ export class ServiceClient {
 	}
 
 	/** A call whose answer is one JSON object (most operations). */
-	async object(request: ServiceRequest): Promise<IDataObject> {
-		return this.expectObject(await this.send(request), request);
+	async sendForObject(request: ServiceRequest): Promise<IDataObject> {
+		return this.bodyObject(await this.send(request), request);
 	}
 
 	/** A JSON object from a 2xx answer, or a clear error when the body is something else. */
-	expectObject(response: ApiResponse, call: CallOptions | ServiceRequest): IDataObject {
+	bodyObject(response: ApiResponse, call: CallOptions | ServiceRequest): IDataObject {
 		const { body } = response;
 		if (body !== null && typeof body === 'object' && !Array.isArray(body))
 			return body as IDataObject;
@@ -134,7 +134,7 @@ export class ServiceClient {
 	 * One lookup per key for the whole execution, however many items ask for it. A lookup that
 	 * fails is forgotten, so the next item asks again.
 	 */
-	async once<T>(key: string, lookup: () => Promise<T>): Promise<T> {
+	async lookupOnce<T>(key: string, lookup: () => Promise<T>): Promise<T> {
 		let pending = this.lookups.get(key) as Promise<T> | undefined;
 		if (!pending) {
 			pending = lookup();
@@ -145,13 +145,13 @@ export class ServiceClient {
 	}
 
 	/**
-	 * Like `once`, and shared for `freshMs` with every execution of this process on the same API
+	 * Like `lookupOnce`, and shared for `freshMs` with every execution of this process on the same API
 	 * key (the key's gate keeps it), for lookups a burst of small executions would repeat.
 	 */
-	async recent<T>(key: string, freshMs: number, lookup: () => Promise<T>): Promise<T> {
+	async cached<T>(key: string, freshMs: number, lookup: () => Promise<T>): Promise<T> {
 		const gate = this.gate;
-		return await this.once(key, async () =>
-			gate ? await gate.recall(key, freshMs, lookup) : await lookup(),
+		return await this.lookupOnce(key, async () =>
+			gate ? await gate.cached(key, freshMs, lookup) : await lookup(),
 		);
 	}
 

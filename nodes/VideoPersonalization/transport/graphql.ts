@@ -44,7 +44,7 @@ export async function tryGraphql(api: ServiceClient, call: GraphqlCall): Promise
 		body: { query: call.query, variables: call.variables },
 		accept: isGraphqlRejection,
 	};
-	const body = await api.object(request);
+	const body = await api.sendForObject(request);
 	const errors = graphqlErrors(body);
 	if (errors.length > 0) {
 		return { ok: false, errors, raise: () => api.error({ kind: 'graphql', errors }, request) };

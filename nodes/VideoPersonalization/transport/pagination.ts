@@ -75,7 +75,7 @@ async function getMany<P extends ListPage>(
 		return mergePages([first.items], selection);
 	}
 	const numbers = remainingPages(first.total, size, selection, first.pages);
-	api.expect(numbers.length);
+	api.willSend(numbers.length);
 	let fetched = 1;
 	// A page after the first, at the size the first one found.
 	const fetchPage = async (page: number) => {
@@ -125,7 +125,7 @@ export async function fetchRestPage(
 		qs: { ...(request.qs ?? {}), page, limit },
 		idempotent: true,
 	};
-	const body = await api.object(call);
+	const body = await api.sendForObject(call);
 	const pagination = (body.pagination ?? {}) as IDataObject;
 	const expected = 'Expected { data: [...], pagination: { total, ... } }';
 	const problem = pageProblem(body.data, pagination.total, expected, 'data');

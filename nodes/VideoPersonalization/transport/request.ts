@@ -185,7 +185,7 @@ export async function sendWithRetries(
 	// A request refused with 429 goes again first: it arrived before the ones now waiting.
 	let again = false;
 	for (;;) {
-		const sentAt = gate ? await gate.turn(call.deadline, signal, again) : Date.now();
+		const sentAt = gate ? await gate.waitTurn(call.deadline, signal, again) : Date.now();
 		if (signal?.aborted) throw stopped(ctx, call);
 		if (sentAt === undefined || sentAt >= call.deadline) {
 			// Held back by a pause another request drew: say how long the service asked for.

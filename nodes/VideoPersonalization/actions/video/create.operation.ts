@@ -325,7 +325,7 @@ export async function executeAll(
 	});
 	const requests = checked.flat();
 	await forEachItem(this, run, requests, async ({ itemIndex, call, wait }) => {
-		const video = createdVideo(await api.object(call));
+		const video = createdVideo(await api.sendForObject(call));
 		if (!video) {
 			throw api.error({ kind: 'shape', detail: 'The answer holds no video with an id' }, call);
 		}

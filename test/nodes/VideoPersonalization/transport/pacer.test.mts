@@ -65,7 +65,7 @@ describe('Pacer alone', () => {
 
 	it('429s that say Retry-After: 0 (retry now) leave a pace: every send time is a number', () => {
 		const pacer = new Pacer(() => 0);
-		pacer.expect(300);
+		pacer.willSend(300);
 		let now = 0;
 		for (let request = 1; request <= 300; request++) {
 			const at = pacer.nextSendAt(now, 0) ?? now;
