@@ -84,24 +84,22 @@ export type Failure =
 	| { kind: 'shape'; detail: string }
 	/** The record asked for does not exist: a 404, a GraphQL NOT_FOUND, or a lookup answered with null. */
 	| { kind: 'notFound'; serverText?: string }
-	| OutOfTime;
-
-/**
- * The call's time budget ran out (or would, waiting as the service asked): every attempt, wait
- * and pause of one call fits in it.
- */
-export interface OutOfTime {
-	kind: 'outOfTime';
-	budgetMs: number;
-	/** From the call's first turn to giving up. */
-	elapsedMs: number;
-	/** The wait a 429 asked for that would end past the budget. */
-	askedMs?: number;
-	/** What the last attempt met, if one was sent. */
-	last?: Failure;
-	/** The option that sets the budget, for the advice (absent when the caller set a deadline itself). */
-	setting?: string;
-}
+	/**
+	 * The call's time budget ran out (or would, waiting as the service asked): every attempt,
+	 * wait and pause of one call fits in it.
+	 */
+	| {
+			kind: 'outOfTime';
+			budgetMs: number;
+			/** From the call's first turn to giving up. */
+			elapsedMs: number;
+			/** The wait a 429 asked for that would end past the budget. */
+			askedMs?: number;
+			/** What the last attempt met, if one was sent. */
+			last?: Failure;
+			/** The option that sets the budget, for the advice (absent when the caller set a deadline itself). */
+			setting?: string;
+	  };
 
 export interface GraphqlErrorEntry {
 	message: string;

@@ -91,11 +91,9 @@ export class ServiceClient {
 			timeoutMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 			answered: this.answered,
 		};
-		if (request.to === 'file') {
-			return await sendWithRetries(this.ctx, sending, this.fileAttempt(request.url), undefined);
-		}
-		const attempt = this.apiAttempt(request, this.service);
-		return await sendWithRetries(this.ctx, sending, attempt, this.gate);
+		// Downloads (sent without the key) skip the key's gate.
+		const gate = request.to === 'file' ? undefined : this.gate;
+		return await sendWithRetries(this.ctx, sending, this.attemptOf(request, this.service), gate);
 	}
 
 	/** Waits `ms` (between checks on renders); false when the execution was stopped meanwhile. */
@@ -165,28 +163,29 @@ export class ServiceClient {
 			: { field: 'Base URL', url: this.service.baseUrl };
 	}
 
-	/** One attempt of a download: no API key, and download.ts checks where a redirect leads before following it. */
-	private fileAttempt(url: string): SendAttempt {
-		const abortSignal = cancelSignal(this.ctx);
-		return async (timeout) =>
-			(await this.ctx.helpers.httpRequest({
-				method: 'GET',
-				url,
-				encoding: 'stream',
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				disableFollowRedirect: true,
-				timeout,
-				...(abortSignal ? { abortSignal } : {}),
-			})) as IN8nHttpFullResponse;
-	}
-
-	/** One attempt of an API call, sent with the credential (its API key) and never along a redirect. */
-	private apiAttempt(
-		request: Exclude<ServiceRequest, { to: 'file' }>,
-		config: ServiceConfig,
-	): SendAttempt {
+	/**
+	 * One attempt of a request, never along a redirect: an API call with the credential (its API
+	 * key); a download without it, as a stream (download.ts checks where a redirect leads).
+	 */
+	private attemptOf(request: ServiceRequest, config: ServiceConfig): SendAttempt {
 		const { ctx } = this;
+		const answerAsIs = {
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+		};
+		if (request.to === 'file') {
+			const abortSignal = cancelSignal(ctx);
+			return async (timeout) =>
+				(await ctx.helpers.httpRequest({
+					method: 'GET',
+					url: request.url,
+					encoding: 'stream',
+					...answerAsIs,
+					timeout,
+					...(abortSignal ? { abortSignal } : {}),
+				})) as IN8nHttpFullResponse;
+		}
 		const rest = request.to === 'graphql' ? undefined : request;
 		return async (timeout) => {
 			const prepared = typeof request.body === 'function' ? await request.body() : undefined;
@@ -197,9 +196,7 @@ export class ServiceClient {
 				headers: { Accept: 'application/json', ...(prepared?.headers ?? {}) },
 				body: prepared ? prepared.body : request.body,
 				json: prepared === undefined,
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				disableFollowRedirect: true,
+				...answerAsIs,
 				timeout,
 			};
 			return (await ctx.helpers.httpRequestWithAuthentication.call(

@@ -57,12 +57,10 @@ export async function downloadToBinary(
 		discardStream(response.body);
 		const location = headerText(headers, 'location') ?? '';
 		if (!location || redirects >= MAX_REDIRECTS) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`Could not ${file.action}: the content host answered ${status} ` +
-					(location ? `after ${MAX_REDIRECTS} redirects` : 'without saying where the file is'),
-				{ itemIndex: file.itemIndex },
-			);
+			const message = location
+				? `Could not ${file.action}: the content host answered ${status} after ${MAX_REDIRECTS} redirects`
+				: `Could not ${file.action}: the content host answered ${status} without saying where the file is`;
+			throw new NodeOperationError(ctx.getNode(), message, { itemIndex: file.itemIndex });
 		}
 		redirectedFrom = url;
 		try {

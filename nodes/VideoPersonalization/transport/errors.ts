@@ -1,7 +1,7 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { CallContext, CallNotes, DescribedFailure, Failure, OutOfTime } from './call';
+import type { CallContext, CallNotes, DescribedFailure, Failure } from './call';
 import { shortUrl } from './config';
 import { networkMessage } from './networkErrors';
 import { clean, serverMessage, serviceSaid } from './received';
@@ -40,7 +40,10 @@ export function duration(ms: number): string {
 }
 
 /** The call's time budget ran out: the wait asked for, its turn that never came, or the faults met until then. */
-function outOfTimeMessage(failure: OutOfTime, context: CallContext): DescribedFailure {
+function outOfTimeMessage(
+	failure: Extract<Failure, { kind: 'outOfTime' }>,
+	context: CallContext,
+): DescribedFailure {
 	const { action } = context;
 	const { setting, askedMs, budgetMs, last } = failure;
 	const budget = duration(budgetMs);
@@ -109,9 +112,7 @@ export function describeFailure(failure: Failure, context: CallContext): Describ
 /** The one place failures become NodeApiErrors; only our own sanitized text goes in. */
 export function toNodeApiError(node: INode, failure: Failure, context: CallContext): NodeApiError {
 	const { message, description, httpCode } = describeFailure(failure, context);
-	const response: JsonObject = httpCode
-		? { message, description, httpCode }
-		: { message, description };
+	const response: JsonObject = { message, description, ...(httpCode ? { httpCode } : {}) };
 	const error = new NodeApiError(node, response, {
 		message,
 		description,
