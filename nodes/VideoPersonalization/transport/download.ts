@@ -82,26 +82,17 @@ function refusedFile(
 	const rule =
 		'Files are downloaded over https://, or http:// on this machine (localhost, 127.x.x.x, [::1]) ' +
 		'only, as the Base URL (README, "Security").';
-	if (!redirectedFrom) {
-		return new NodeOperationError(
-			ctx.getNode(),
-			`Refused to ${file.action}: its address ${problem}`,
-			{
-				itemIndex: file.itemIndex,
-				description: `Nothing was sent to ${shortUrl(url)}. ${rule}`,
-			},
-		);
-	}
-	return new NodeOperationError(
-		ctx.getNode(),
-		`Refused to ${file.action}: the content host redirected it to an address that ${problem}`,
-		{
-			itemIndex: file.itemIndex,
-			description:
+	const [message, description] = redirectedFrom
+		? [
+				`Refused to ${file.action}: the content host redirected it to an address that ${problem}`,
 				`The content host answered ${shortUrl(redirectedFrom)} with a redirect to ${shortUrl(url)}; ` +
-				`nothing was sent to ${shortUrl(url)}. ${rule}`,
-		},
-	);
+					`nothing was sent to ${shortUrl(url)}. ${rule}`,
+			]
+		: [
+				`Refused to ${file.action}: its address ${problem}`,
+				`Nothing was sent to ${shortUrl(url)}. ${rule}`,
+			];
+	return new NodeOperationError(ctx.getNode(), message, { itemIndex: file.itemIndex, description });
 }
 
 /**
