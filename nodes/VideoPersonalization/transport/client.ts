@@ -18,6 +18,7 @@ import type {
 import { parseServiceConfig, type ServiceConfig } from './config';
 import { toNodeApiError } from './errors';
 import { gateFor, type KeyGate } from './gate';
+import { sharedWhileFresh } from './lookups';
 import { cancelSignal, pause, type SendAttempt, type Sending, sendWithRetries } from './request';
 
 export type { CallOptions, RestRequest } from './call';
@@ -144,12 +145,12 @@ export class ServiceClient {
 
 	/**
 	 * Like `lookupOnce`, and shared for `freshMs` with every execution of this process on the same API
-	 * key (the key's gate keeps it), for lookups a burst of small executions would repeat.
+	 * key (lookups.ts), for lookups a burst of small executions would repeat.
 	 */
 	async cached<T>(key: string, freshMs: number, lookup: () => Promise<T>): Promise<T> {
 		const gate = this.gate;
 		return await this.lookupOnce(key, async () =>
-			gate ? await gate.cached(key, freshMs, lookup) : await lookup(),
+			gate ? await sharedWhileFresh(gate, key, freshMs, lookup) : await lookup(),
 		);
 	}
 

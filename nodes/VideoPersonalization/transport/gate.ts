@@ -29,31 +29,7 @@ export class KeyGate {
 	private inFlight = 0;
 	private serving = false;
 	private wake?: AbortController;
-	/** Lookups shared by every execution on this key while fresh (`cached`). */
-	private readonly fresh = new Map<string, { until: number; value: Promise<unknown> }>();
 	lastUsed = Date.now();
-
-	/**
-	 * A lookup shared by every execution on this key for `freshMs`, so a burst of one-item
-	 * executions asks the service once. What fails or finds nothing is not kept; an execution
-	 * that waited on another's lookup which failed (stopped, out of its time) asks itself.
-	 */
-	async cached<T>(key: string, freshMs: number, lookup: () => Promise<T>): Promise<T> {
-		const now = Date.now();
-		for (const [name, entry] of this.fresh) if (entry.until <= now) this.fresh.delete(name);
-		const kept = this.fresh.get(key);
-		if (kept) {
-			const value = await kept.value.catch(() => undefined);
-			if (value !== undefined) return value as T;
-		}
-		const value = lookup();
-		this.fresh.set(key, { until: now + freshMs, value });
-		const forget = () => {
-			if (this.fresh.get(key)?.value === value) this.fresh.delete(key);
-		};
-		value.then((found) => (found === null || found === undefined) && forget(), forget);
-		return await value;
-	}
 
 	/**
 	 * Waits for this request's turn: the time it is sent, or undefined when the turn would come

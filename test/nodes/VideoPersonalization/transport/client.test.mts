@@ -13,7 +13,7 @@ import { sendJson, startTestServer, type TestServer } from '../../../harness/htt
 const KEY = 'vpk_client_canary_3b9e51d07a';
 
 /** The one thing a client needs from n8n to build an error: the node. */
-function clientWithoutNetwork(): ServiceClient {
+function clientWithoutNetwork(key = KEY): ServiceClient {
 	const node = {
 		name: 'Video Personalization',
 		type: 'videoPersonalization',
@@ -23,7 +23,7 @@ function clientWithoutNetwork(): ServiceClient {
 	return new ServiceClient(
 		context,
 		{ baseUrl: 'https://api.example.com/v1', graphqlUrl: 'https://api.example.com/v1/graphql' },
-		[KEY],
+		[key],
 	);
 }
 
@@ -69,6 +69,34 @@ describe('ServiceClient.lookupOnce: lookups the items of one execution share', (
 		const lookup = async () => ++runs;
 		expect(await clientWithoutNetwork().lookupOnce('k', lookup)).toBe(1);
 		expect(await clientWithoutNetwork().lookupOnce('k', lookup)).toBe(2);
+	});
+});
+
+describe('ServiceClient.cached: lookups the executions on one API key share while fresh', () => {
+	const counted = (answers: Array<string | null>) => {
+		const lookup = async () => answers[Math.min(lookup.runs++, answers.length - 1)];
+		lookup.runs = 0;
+		return lookup;
+	};
+
+	it('asks once for a burst of executions on the key, and again once the answer is stale', async () => {
+		const lookup = counted(['tpl_1', 'tpl_2']);
+		const burst = [1, 2, 3].map(async () => await clientWithoutNetwork().cached('a', 200, lookup));
+		expect(await Promise.all(burst)).toEqual(['tpl_1', 'tpl_1', 'tpl_1']);
+		expect(lookup.runs).toBe(1);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+		expect(await clientWithoutNetwork().cached('a', 200, lookup)).toBe('tpl_2');
+		expect(lookup.runs).toBe(2);
+	});
+
+	it('keeps no answer that found nothing, and shares nothing with another key', async () => {
+		const lookup = counted([null, 'tpl_1']);
+		expect(await clientWithoutNetwork().cached('b', 60_000, lookup)).toBeNull();
+		expect(await clientWithoutNetwork().cached('b', 60_000, lookup)).toBe('tpl_1');
+		expect(await clientWithoutNetwork('vpk_another_key_5e6f7a8b').cached('b', 60_000, lookup)).toBe(
+			'tpl_1',
+		);
+		expect(lookup.runs).toBe(3);
 	});
 });
 
