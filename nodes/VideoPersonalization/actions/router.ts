@@ -26,7 +26,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		);
 	}
 	const api = await serviceClient(this);
-	api.expect(items.length);
+	api.willSend(items.length);
 	// Calls made for all items at once (checks on renders) take the first item's budget.
 	api.budget = {
 		budgetMs: (itemIndex) => readBudgetMs(this, itemIndex ?? 0),

@@ -1,25 +1,27 @@
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
-	IHttpRequestMethods,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	NodeApiError,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type {
+	ApiContext,
+	ApiResponse,
+	CallContext,
+	CallOptions,
+	Failure,
+	ServiceRequest,
+} from './call';
 import { parseServiceConfig, type ServiceConfig } from './config';
-import { type CallContext, type Failure, toNodeApiError } from './errors';
+import { toNodeApiError } from './errors';
 import { gateFor, type KeyGate } from './gate';
-import {
-	type ApiContext,
-	type ApiResponse,
-	cancelSignal,
-	pause,
-	type SendAttempt,
-	type Sending,
-	sendWithRetries,
-} from './request';
+import { sharedWhileFresh } from './lookups';
+import { cancelSignal, pause, type SendAttempt, type Sending, sendWithRetries } from './request';
+
+export type { CallOptions, RestRequest } from './call';
 
 export const CREDENTIAL_TYPE = 'videoPersonalizationApi';
 
@@ -27,58 +29,11 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 /** How long one call may take in all, its retries and rate-limit waits included, unless told otherwise. */
 export const DEFAULT_BUDGET_MS = 5 * 60_000;
 
-/** Where the time budget of a call comes from: the item's option, and the option's name for messages. */
+/** The time budget that sets a call's deadline unless the caller gives one: the item's option, and its name for messages. */
 export interface BudgetSource {
 	budgetMs(itemIndex: number | undefined): number;
 	setting?: string;
 }
-
-/**
- * What a call is for, in the words its errors use (the action, who may do it, the item), and how
- * long it may take: what the helpers built on `send` take (graphql, lists, downloads).
- */
-export interface CallOptions extends Pick<CallContext, 'action' | 'permission' | 'itemIndex'> {
-	/** One attempt's timeout (DEFAULT_TIMEOUT_MS unless told); it stops at the deadline. */
-	timeoutMs?: number;
-	/**
-	 * When the call gives up, in ms since the epoch, if sooner than its time budget: a poll that
-	 * must end in time passes its own. Every attempt and wait of the call fits before it.
-	 */
-	deadline?: number;
-}
-
-/** A body that can only be read once (a file stream) is rebuilt for every attempt. */
-export interface PreparedBody {
-	body: IHttpRequestOptions['body'];
-	headers: Record<string, string>;
-}
-
-/** What every request says besides where it goes. */
-interface RequestOptions extends CallOptions {
-	/** False for calls that create something: they are retried only when surely not processed. */
-	idempotent: boolean;
-	/** An answer outside 2xx that the caller reads itself (GraphQL errors sent with a 400). */
-	accept?: (status: number, body: unknown) => boolean;
-}
-
-/** A call to the REST API (the default), at a path under the Base URL. */
-export type RestRequest = RequestOptions & {
-	to?: 'rest';
-	method: IHttpRequestMethods;
-	/** e.g. `/assets/ast_1` */
-	path: string;
-	qs?: IDataObject;
-	body?: IDataObject | (() => Promise<PreparedBody>);
-};
-
-/**
- * Every request the client sends: to the REST API, a query to the GraphQL endpoint, or a file
- * on the content host, read as a stream and sent without the API key.
- */
-export type ServiceRequest =
-	| RestRequest
-	| (RequestOptions & { to: 'graphql'; body: IDataObject })
-	| (RequestOptions & { to: 'file'; url: string; redirectedFrom?: string });
 
 /** Why no request may be sent (the credential could not be read, or its addresses are refused), as an item's error. */
 type CredentialProblem = (itemIndex: number | undefined) => NodeOperationError;
@@ -114,36 +69,32 @@ export class ServiceClient {
 	}
 
 	/** This execution will send about `requests` more: a long run may spend more 429s learning the rate. */
-	expect(requests: number): void {
-		this.gate?.pacer.expect(requests);
+	willSend(requests: number): void {
+		this.gate?.pacer.willSend(requests);
 	}
 
 	/**
 	 * Sends one request, retried as its kind allows. Every request of the execution passes here;
 	 * those sent with the key wait their turn at the key's gate, so a 429 paces all of them. Each
-	 * call has one time budget for all its attempts. The key goes only to the configured service
-	 * addresses, and never along a redirect.
+	 * call has one time limit, its deadline, for all its attempts and waits: the caller's, or the
+	 * item's time budget from now. The key goes only to the configured service addresses, and
+	 * never along a redirect.
 	 */
 	async send(request: ServiceRequest): Promise<ApiResponse> {
 		if (typeof this.service === 'function') throw this.service(request.itemIndex);
-		const budgetMs = this.budget.budgetMs(request.itemIndex);
-		const budgetEnd = Date.now() + budgetMs;
-		const ownDeadline = request.deadline !== undefined && request.deadline < budgetEnd;
 		const sending: Sending = {
 			...request,
 			secrets: this.secrets,
 			endpoint: this.endpointOf(request),
-			deadline: ownDeadline ? (request.deadline as number) : budgetEnd,
-			budgetMs: ownDeadline ? Math.max(0, (request.deadline as number) - Date.now()) : budgetMs,
-			budgetSetting: ownDeadline ? undefined : this.budget.setting,
+			deadline: request.deadline ?? Date.now() + this.budget.budgetMs(request.itemIndex),
+			// The option to raise when time runs out; none to name when the caller set the deadline.
+			setting: request.deadline === undefined ? this.budget.setting : undefined,
 			timeoutMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 			answered: this.answered,
 		};
-		if (request.to === 'file') {
-			return await sendWithRetries(this.ctx, sending, this.fileAttempt(request.url), undefined);
-		}
-		const attempt = this.apiAttempt(request, this.service);
-		return await sendWithRetries(this.ctx, sending, attempt, this.gate);
+		// Downloads (sent without the key) skip the key's gate.
+		const gate = request.to === 'file' ? undefined : this.gate;
+		return await sendWithRetries(this.ctx, sending, this.attemptOf(request, this.service), gate);
 	}
 
 	/** Waits `ms` (between checks on renders); false when the execution was stopped meanwhile. */
@@ -152,12 +103,12 @@ export class ServiceClient {
 	}
 
 	/** A call whose answer is one JSON object (most operations). */
-	async object(request: ServiceRequest): Promise<IDataObject> {
-		return this.expectObject(await this.send(request), request);
+	async sendForObject(request: ServiceRequest): Promise<IDataObject> {
+		return this.bodyObject(await this.send(request), request);
 	}
 
 	/** A JSON object from a 2xx answer, or a clear error when the body is something else. */
-	expectObject(response: ApiResponse, call: CallOptions | ServiceRequest): IDataObject {
+	bodyObject(response: ApiResponse, call: CallOptions | ServiceRequest): IDataObject {
 		const { body } = response;
 		if (body !== null && typeof body === 'object' && !Array.isArray(body))
 			return body as IDataObject;
@@ -182,7 +133,7 @@ export class ServiceClient {
 	 * One lookup per key for the whole execution, however many items ask for it. A lookup that
 	 * fails is forgotten, so the next item asks again.
 	 */
-	async once<T>(key: string, lookup: () => Promise<T>): Promise<T> {
+	async lookupOnce<T>(key: string, lookup: () => Promise<T>): Promise<T> {
 		let pending = this.lookups.get(key) as Promise<T> | undefined;
 		if (!pending) {
 			pending = lookup();
@@ -193,13 +144,13 @@ export class ServiceClient {
 	}
 
 	/**
-	 * Like `once`, and shared for `freshMs` with every execution of this process on the same API
-	 * key (the key's gate keeps it), for lookups a burst of small executions would repeat.
+	 * Like `lookupOnce`, and shared for `freshMs` with every execution of this process on the same API
+	 * key (lookups.ts), for lookups a burst of small executions would repeat.
 	 */
-	async recent<T>(key: string, freshMs: number, lookup: () => Promise<T>): Promise<T> {
+	async cached<T>(key: string, freshMs: number, lookup: () => Promise<T>): Promise<T> {
 		const gate = this.gate;
-		return await this.once(key, async () =>
-			gate ? await gate.recall(key, freshMs, lookup) : await lookup(),
+		return await this.lookupOnce(key, async () =>
+			gate ? await sharedWhileFresh(gate, key, freshMs, lookup) : await lookup(),
 		);
 	}
 
@@ -213,28 +164,29 @@ export class ServiceClient {
 			: { field: 'Base URL', url: this.service.baseUrl };
 	}
 
-	/** One attempt of a download: no API key, and download.ts checks where a redirect leads before following it. */
-	private fileAttempt(url: string): SendAttempt {
-		const abortSignal = cancelSignal(this.ctx);
-		return async (timeout) =>
-			(await this.ctx.helpers.httpRequest({
-				method: 'GET',
-				url,
-				encoding: 'stream',
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				disableFollowRedirect: true,
-				timeout,
-				...(abortSignal ? { abortSignal } : {}),
-			})) as IN8nHttpFullResponse;
-	}
-
-	/** One attempt of an API call, sent with the credential (its API key) and never along a redirect. */
-	private apiAttempt(
-		request: Exclude<ServiceRequest, { to: 'file' }>,
-		config: ServiceConfig,
-	): SendAttempt {
+	/**
+	 * One attempt of a request, never along a redirect: an API call with the credential (its API
+	 * key); a download without it, as a stream (download.ts checks where a redirect leads).
+	 */
+	private attemptOf(request: ServiceRequest, config: ServiceConfig): SendAttempt {
 		const { ctx } = this;
+		const answerAsIs = {
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+		};
+		if (request.to === 'file') {
+			const abortSignal = cancelSignal(ctx);
+			return async (timeout) =>
+				(await ctx.helpers.httpRequest({
+					method: 'GET',
+					url: request.url,
+					encoding: 'stream',
+					...answerAsIs,
+					timeout,
+					...(abortSignal ? { abortSignal } : {}),
+				})) as IN8nHttpFullResponse;
+		}
 		const rest = request.to === 'graphql' ? undefined : request;
 		return async (timeout) => {
 			const prepared = typeof request.body === 'function' ? await request.body() : undefined;
@@ -245,9 +197,7 @@ export class ServiceClient {
 				headers: { Accept: 'application/json', ...(prepared?.headers ?? {}) },
 				body: prepared ? prepared.body : request.body,
 				json: prepared === undefined,
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				disableFollowRedirect: true,
+				...answerAsIs,
 				timeout,
 			};
 			return (await ctx.helpers.httpRequestWithAuthentication.call(

@@ -56,11 +56,13 @@ export function fileUrlProblem(raw: string): string | undefined {
 }
 
 function parseHttpUrl(raw: string, label: string): { ok: true; url: URL } | Refused {
+	const invalid = () =>
+		refused(`${label} "${raw}" is not a valid address. Example: https://api.example.com/v1`);
 	let url: URL;
 	try {
 		url = new URL(raw);
 	} catch {
-		return refused(`${label} "${raw}" is not a valid address. Example: https://api.example.com/v1`);
+		return invalid();
 	}
 	if (url.protocol !== 'https:' && url.protocol !== 'http:')
 		return refused(`${label} must start with https://`);
@@ -76,8 +78,7 @@ function parseHttpUrl(raw: string, label: string): { ok: true; url: URL } | Refu
 	if (url.search || url.hash || /[?#]/.test(url.href))
 		return refused(`${label} must not contain a query (?) or fragment (#)`);
 	// What the parser accepts by rewriting it (127.1, [0::1], https:host, a tab) fails the pattern.
-	if (!KEY_ADDRESS.test(raw))
-		return refused(`${label} "${raw}" is not a valid address. Example: https://api.example.com/v1`);
+	if (!KEY_ADDRESS.test(raw)) return invalid();
 	return { ok: true, url };
 }
 
@@ -108,3 +109,6 @@ export function parseServiceConfig(
 	if (!graphql.ok) return graphql;
 	return { ok: true, config: { baseUrl, graphqlUrl: withoutTrailingSlashes(graphql.url.href) } };
 }
+
+/** An address without its query (a file address may carry a signature), for messages. */
+export const shortUrl = (url: string): string => url.replace(/[?#].*$/, '');

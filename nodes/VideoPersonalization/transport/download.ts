@@ -1,11 +1,11 @@
 import type { IBinaryData, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { CallOptions, ServiceClient } from './client';
-import { fileUrlProblem } from './config';
+import type { CallOptions } from './call';
+import type { ServiceClient } from './client';
+import { fileUrlProblem, shortUrl } from './config';
 import { headerText } from './headers';
 import { discardStream } from './request';
-import { shortUrl } from './wording';
 
 export const DOWNLOAD_TIMEOUT_MS = 30 * 60_000;
 const MAX_REDIRECTS = 5;
@@ -57,12 +57,10 @@ export async function downloadToBinary(
 		discardStream(response.body);
 		const location = headerText(headers, 'location') ?? '';
 		if (!location || redirects >= MAX_REDIRECTS) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`Could not ${file.action}: the content host answered ${status} ` +
-					(location ? `after ${MAX_REDIRECTS} redirects` : 'without saying where the file is'),
-				{ itemIndex: file.itemIndex },
-			);
+			const message = location
+				? `Could not ${file.action}: the content host answered ${status} after ${MAX_REDIRECTS} redirects`
+				: `Could not ${file.action}: the content host answered ${status} without saying where the file is`;
+			throw new NodeOperationError(ctx.getNode(), message, { itemIndex: file.itemIndex });
 		}
 		redirectedFrom = url;
 		try {
@@ -84,26 +82,17 @@ function refusedFile(
 	const rule =
 		'Files are downloaded over https://, or http:// on this machine (localhost, 127.x.x.x, [::1]) ' +
 		'only, as the Base URL (README, "Security").';
-	if (!redirectedFrom) {
-		return new NodeOperationError(
-			ctx.getNode(),
-			`Refused to ${file.action}: its address ${problem}`,
-			{
-				itemIndex: file.itemIndex,
-				description: `Nothing was sent to ${shortUrl(url)}. ${rule}`,
-			},
-		);
-	}
-	return new NodeOperationError(
-		ctx.getNode(),
-		`Refused to ${file.action}: the content host redirected it to an address that ${problem}`,
-		{
-			itemIndex: file.itemIndex,
-			description:
+	const [message, description] = redirectedFrom
+		? [
+				`Refused to ${file.action}: the content host redirected it to an address that ${problem}`,
 				`The content host answered ${shortUrl(redirectedFrom)} with a redirect to ${shortUrl(url)}; ` +
-				`nothing was sent to ${shortUrl(url)}. ${rule}`,
-		},
-	);
+					`nothing was sent to ${shortUrl(url)}. ${rule}`,
+			]
+		: [
+				`Refused to ${file.action}: its address ${problem}`,
+				`Nothing was sent to ${shortUrl(url)}. ${rule}`,
+			];
+	return new NodeOperationError(ctx.getNode(), message, { itemIndex: file.itemIndex, description });
 }
 
 /**

@@ -1,293 +1,118 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { headerText } from './headers';
-import { clean, looksLikeHtml, serverMessage } from './received';
-import { duration, fillIn, NOTES, type Reason, shortUrl, WORDING } from './wording';
-
-/** What went wrong with one call, before it becomes an error the user reads. */
-export type Failure =
-	| { kind: 'http'; status: number; headers: IDataObject; body: unknown }
-	| { kind: 'network'; code: string; detail: string }
-	/** n8n's SSRF protection refused the address before anything was sent. */
-	| { kind: 'ssrf'; ip?: string; blockedHostname?: string }
-	| { kind: 'graphql'; errors: GraphqlErrorEntry[] }
-	| { kind: 'shape'; detail: string }
-	/** The record asked for does not exist: a 404, a GraphQL NOT_FOUND, or a lookup answered with null. */
-	| { kind: 'notFound'; said?: string }
-	| OutOfTime;
+import type { CallContext, CallNotes, DescribedFailure, Failure } from './call';
+import { shortUrl } from './config';
+import { networkMessage } from './networkErrors';
+import { clean, serverMessage, serviceSaid } from './received';
+import { graphqlMessage, httpMessage, notFound } from './statusErrors';
 
 /**
- * The call's time budget ran out (or would, waiting as the service asked): every attempt, wait
- * and pause of one call fits in it.
+ * The one error mapper: every failure becomes the message and description the user reads, each
+ * written out once below (grep a few of its words to find it), filled in with the call's values.
  */
-export interface OutOfTime {
-	kind: 'outOfTime';
-	budgetMs: number;
-	/** From the call's first turn to giving up. */
-	elapsedMs: number;
-	/** The wait a 429 asked for that would end past the budget. */
-	askedMs?: number;
-	/** What the last attempt met, if one was sent. */
-	last?: Failure;
-	/** The option that sets the budget, for the advice (absent when the caller set a deadline itself). */
-	setting?: string;
-}
 
-export interface GraphqlErrorEntry {
-	message: string;
-	code?: string;
-}
-
-/** What the call was for, so the message can say it in the user's terms. */
-export interface CallContext {
-	/** e.g. 'get asset "ast_1"', 'list videos', 'create the video "Welcome Ana"' */
-	action: string;
-	/** Who may do this (helpers/permissions.ts); shown on 403. */
-	permission?: string;
-	/** Values that must never appear in a message (the API key). */
-	secrets: string[];
-	/** How many times the call was retried before giving up. */
-	retries?: number;
-	/** True when a call that creates something may have been carried out anyway (dropped connection, 5xx). */
-	mayHaveCommitted?: boolean;
-	itemIndex?: number;
-	/**
-	 * Where the address came from (a credential field, or a file address the service gave) and the
-	 * address; for a file reached through a redirect, the address that redirected to it.
-	 */
-	endpoint?: {
-		field: 'Base URL' | 'GraphQL Endpoint' | 'file';
-		url: string;
-		redirectedFrom?: string;
-	};
-}
-
-export interface DescribedFailure {
-	message: string;
-	description: string;
-	httpCode?: string;
-}
-
-/** Why a call failed, the HTTP status to report, and the values its wording needs. */
-interface Classified {
-	reason: Reason;
-	httpCode?: string;
-	fill?: Record<string, string | undefined>;
-}
-
-const STATUS_REASONS: Record<number, Reason> = {
-	400: 'rejected',
-	401: 'badKey',
-	402: 'noCredits',
-	403: 'forbidden',
-	404: 'notFound',
-	405: 'notAllowed',
-	409: 'conflict',
-	413: 'tooLarge',
-	415: 'badFormat',
-	422: 'rejected',
-	429: 'rateLimited',
-};
-
-const NETWORK_REASONS: Record<string, Reason> = {
-	ECONNREFUSED: 'refused',
-	ENOTFOUND: 'noHost',
-	EAI_AGAIN: 'noHost',
-	TIMEOUT: 'timeout',
-	ECONNRESET: 'dropped',
-	EPIPE: 'dropped',
-};
-
-/** GraphQL error codes that mean what an HTTP status means, with the status they stand for. */
-const GRAPHQL_REASONS: Array<[code: string, reason: Reason, httpCode: string]> = [
-	['UNAUTHENTICATED', 'badKey', '401'],
-	['FORBIDDEN', 'forbidden', '403'],
-	['NOT_FOUND', 'notFound', '404'],
-];
-
-/** What the service said, as the sentence that ends a description, cleaned of the key. */
-function said(text: string | undefined, context: CallContext): string {
-	return text ? NOTES.server(clean(text, context.secrets)) : '';
-}
-
-/** What a 5xx answer's body shows: an HTML page usually comes from a proxy or gateway. */
-function pageNote({ body, headers }: { body: unknown; headers: IDataObject }): string {
-	if (body === undefined || body === null || body === '') return '';
-	if (typeof body === 'string') return looksLikeHtml(body) ? NOTES.htmlPage : NOTES.textPage;
-	return /html/i.test(headerText(headers, 'content-type') ?? '') ? NOTES.htmlPage : '';
-}
-
-function classifyHttp(
-	failure: Extract<Failure, { kind: 'http' }>,
-	context: CallContext,
-): Classified {
-	const { status } = failure;
-	const fill: Classified['fill'] = { server: said(serverMessage(failure.body), context) };
-	if (status >= 300 && status < 400) {
-		fill.target = NOTES.anotherAddress;
-		try {
-			fill.target = new URL(headerText(failure.headers, 'location') ?? '').origin;
-		} catch {
-			// A relative or missing Location: say nothing more precise.
-		}
-		return { reason: 'redirect', fill };
-	}
-	// A 404 or 405 for the whole query request: the address is wrong, no record was looked up.
-	if ((status === 404 || status === 405) && context.endpoint?.field === 'GraphQL Endpoint') {
-		return { reason: 'wrongQueryEndpoint', fill: { ...fill, url: context.endpoint?.url } };
-	}
-	if (status >= 500) return { reason: 'serverError', fill: { ...fill, page: pageNote(failure) } };
-	if (status === 429 && context.retries) fill.stillLimited = NOTES.stillLimited(context.retries);
-	return { reason: STATUS_REASONS[status] ?? 'unexpectedStatus', fill };
-}
-
-function classifyGraphql(
-	failure: Extract<Failure, { kind: 'graphql' }>,
-	context: CallContext,
-): Classified {
-	const text = failure.errors.map((entry) => clean(entry.message, context.secrets)).join(' | ');
-	const codes = new Set(failure.errors.map((entry) => (entry.code ?? '').toUpperCase()));
-	const known = GRAPHQL_REASONS.find(([code]) => codes.has(code));
-	if (known)
-		return {
-			reason: known[1],
-			httpCode: known[2],
-			fill: { server: said(serverMessage(text), context) },
-		};
-	const server = text ? NOTES.server(text) : '';
-	const unknownField = failure.errors
-		.map((entry) => /Cannot query field "([^"]+)" on type "([^"]+)"/.exec(entry.message))
-		.find((match) => match !== null);
-	if (unknownField) {
-		return {
-			reason: 'unknownField',
-			fill: { field: unknownField[1], type: unknownField[2], server },
-		};
-	}
-	if (codes.has('BAD_USER_INPUT') || codes.has('GRAPHQL_VALIDATION_FAILED'))
-		return { reason: 'queryRejected', fill: { server } };
-	return { reason: 'graphqlError', fill: { said: server.trim() || NOTES.noDetails } };
-}
-
-/** n8n's SSRF protection refused the address: which one, the setting that allows it. */
-function classifySsrf(
-	failure: Extract<Failure, { kind: 'ssrf' }>,
-	context: CallContext,
-): Classified {
-	let host = '';
-	try {
-		host = new URL(context.endpoint?.url ?? '').hostname.replace(/^\[|\]$/g, '');
-	} catch {
-		// No address known: name what n8n named.
-	}
-	const { ip, blockedHostname } = failure;
-	const named = host && host !== ip && !/^[\d.]+$|:/.test(host) ? host : undefined;
-	const target =
-		blockedHostname ?? (named && ip ? `${named} (${ip})` : ip || host || NOTES.theAddress);
-	if (blockedHostname) return { reason: 'ssrfHostname', fill: { target } };
-	const range = ip ? `${ip}/${ip.includes(':') ? 128 : 32}` : NOTES.itsRange;
-	const byName = named ? NOTES.allowByName(named) : NOTES.numbersOnly;
-	return { reason: 'ssrf', fill: { target, range, byName } };
-}
-
-/** Which address refused a connection: the host and port dialled, and the IP address the error names if another. */
-function refusedBy(detail: string, context: CallContext): string {
-	let host = '';
-	try {
-		const url = new URL(context.endpoint?.url ?? '');
-		host = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
-	} catch {
-		// No address known: the error's own, if any.
-	}
-	const ip = /ECONNREFUSED (\S+)/.exec(detail)?.[1];
-	if (ip && ip !== host) return host ? `${host} (${ip})` : ip;
-	return host || NOTES.theAddress;
-}
-
-function classifyOutOfTime(failure: OutOfTime, context: CallContext): Classified {
-	const budget = duration(failure.budgetMs);
-	if (failure.askedMs !== undefined && failure.askedMs > failure.budgetMs) {
-		// Room for the pause's jitter (up to 10 %) and the request itself.
-		const minutes = Math.ceil((failure.askedMs * 1.1) / 60_000) + 1;
-		const last = failure.last?.kind === 'http' ? failure.last : undefined;
-		const fill = {
-			asked: duration(failure.askedMs),
-			budget,
-			advice: NOTES.waitAdvice(failure.setting, minutes),
-			server: said(last ? serverMessage(last.body) : undefined, context),
-		};
-		return { reason: 'waitTooLong', httpCode: last ? String(last.status) : '429', fill };
-	}
-	const fill = {
-		gaveUp: NOTES.gaveUp(duration(failure.elapsedMs), budget),
-		raise: NOTES.raise(failure.setting),
-	};
-	if (!failure.last) return { reason: 'neverTurn', fill };
-	const last = describeFailure(failure.last, context);
+/** The sentences that say how often a call was tried, and that it may have been carried out. */
+function callNotes(context: CallContext): CallNotes {
+	const retries = context.retries ?? 0;
 	return {
-		reason: 'gaveUp',
-		httpCode: last.httpCode,
-		fill: { ...fill, lastMessage: last.message, lastDescription: last.description },
+		retried: retries ? ` It was retried ${retries} time${retries === 1 ? '' : 's'}.` : '',
+		committed: context.mayHaveCommitted
+			? ' The request was sent, so the service may have carried it out: check with Get Many before running it again.'
+			: '',
+		address: addressOf(context),
 	};
-}
-
-function classify(failure: Failure, context: CallContext): Classified {
-	switch (failure.kind) {
-		case 'http':
-			return { httpCode: String(failure.status), ...classifyHttp(failure, context) };
-		case 'network': {
-			const reason = NETWORK_REASONS[failure.code] ?? 'unreachable';
-			const detail = clean(failure.detail, context.secrets);
-			return { reason, fill: { detail, target: refusedBy(detail, context) } };
-		}
-		case 'ssrf':
-			return classifySsrf(failure, context);
-		case 'graphql':
-			return classifyGraphql(failure, context);
-		case 'notFound':
-			return { reason: 'notFound', httpCode: '404', fill: { server: said(failure.said, context) } };
-		case 'shape': {
-			const onQueryEndpoint = context.endpoint?.field === 'GraphQL Endpoint';
-			const detail = clean(failure.detail, context.secrets);
-			return { reason: onQueryEndpoint ? 'queryShape' : 'shape', fill: { detail } };
-		}
-		case 'outOfTime':
-			return classifyOutOfTime(failure, context);
-	}
 }
 
 /** "the Base URL in the credential (now https://api.example.com/v1)", the file address, or the redirect to it. */
 function addressOf(context: CallContext): string {
-	const endpoint = context.endpoint ?? { field: 'Base URL', url: '' };
-	if (endpoint.field !== 'file') return NOTES.credentialField(endpoint.field, endpoint.url);
-	return endpoint.redirectedFrom
-		? NOTES.redirectAddress(shortUrl(endpoint.redirectedFrom), shortUrl(endpoint.url))
-		: NOTES.fileAddress(shortUrl(endpoint.url));
+	const { field, url, redirectedFrom } = context.endpoint ?? { field: 'Base URL', url: '' };
+	if (field !== 'file') return `the ${field} in the credential${url ? ` (now ${url})` : ''}`;
+	if (!redirectedFrom) return `the file address the service gave (${shortUrl(url)})`;
+	return `a redirect: the content host answered ${shortUrl(redirectedFrom)} with a redirect to ${shortUrl(url)}`;
 }
 
-/** The message and description of a failure: its reason's wording (wording.ts), filled in for the call. */
-export function describeFailure(failure: Failure, context: CallContext): DescribedFailure {
-	const { reason, httpCode, fill } = classify(failure, context);
-	const values = {
-		action: context.action,
-		status: failure.kind === 'http' ? String(failure.status) : undefined,
-		address: addressOf(context),
-		permission: context.permission ? `${context.permission} ` : '',
-		retried: context.retries ? NOTES.retried(context.retries) : '',
-		committed: context.mayHaveCommitted ? NOTES.committed : '',
-		...fill,
+/** A duration for a message: "40 s", "2.5 min". */
+export function duration(ms: number): string {
+	const seconds = Math.max(1, Math.round(ms / 1000));
+	if (seconds < 120) return `${seconds} s`;
+	return `${Math.round((seconds / 60) * 10) / 10} min`;
+}
+
+/** The call's time budget ran out: the wait asked for, its turn that never came, or the faults met until then. */
+function outOfTimeMessage(
+	failure: Extract<Failure, { kind: 'outOfTime' }>,
+	context: CallContext,
+): DescribedFailure {
+	const { action } = context;
+	const { setting, askedMs, budgetMs, last } = failure;
+	const budget = duration(budgetMs);
+	if (askedMs !== undefined && askedMs > budgetMs) {
+		// Room for the pause's jitter (up to 10 %) and the request itself.
+		const minutes = Math.ceil((askedMs * 1.1) / 60_000) + 1;
+		const limited = last?.kind === 'http' ? last : undefined;
+		const advice = setting
+			? `To wait for it, set ${setting} to ${minutes} or more; or run again later.`
+			: 'Run again later.';
+		const server = serviceSaid(
+			clean(limited ? (serverMessage(limited.body) ?? '') : '', context.secrets),
+		);
+		return {
+			message: `The service asked to wait ${duration(askedMs)} before it takes the request to ${action} (429): longer than the time budget of ${budget}`,
+			description: `${advice}${callNotes(context).retried}${server}`,
+			httpCode: limited ? String(limited.status) : '429',
+		};
+	}
+	const gaveUp = `gave up after ${duration(failure.elapsedMs)}, the time budget of ${budget}`;
+	const raise = setting ? ` Raise ${setting} to keep trying longer.` : '';
+	if (!last)
+		return {
+			message: `Could not ${action} in time: it was still waiting for its turn (${gaveUp})`,
+			description: `The requests of a run go one at a time while the service limits their rate, and wait for the first one's answer.${raise}`,
+		};
+	const met = describeFailure(last, context);
+	return {
+		message: `${met.message} (${gaveUp})`,
+		description: `${met.description}${raise}`,
+		httpCode: met.httpCode,
 	};
-	const [message, description] = WORDING[reason];
-	return { message: fillIn(message, values), description: fillIn(description, values), httpCode };
+}
+
+/** The message and description of a failure, written for the call. */
+export function describeFailure(failure: Failure, context: CallContext): DescribedFailure {
+	const { action } = context;
+	const notes = callNotes(context);
+	switch (failure.kind) {
+		case 'http':
+			return { ...httpMessage(failure, context, notes), httpCode: String(failure.status) };
+		case 'network':
+		case 'ssrf':
+			return networkMessage(failure, context, notes);
+		case 'graphql':
+			return graphqlMessage(failure.errors, context, notes);
+		case 'notFound': {
+			const server = serviceSaid(clean(failure.serverText ?? '', context.secrets));
+			return { ...notFound(context, notes, server), httpCode: '404' };
+		}
+		case 'shape': {
+			const detail = clean(failure.detail, context.secrets);
+			const onQueryEndpoint = context.endpoint?.field === 'GraphQL Endpoint';
+			return {
+				message: `The service's answer to ${action} was not what the API describes`,
+				description: onQueryEndpoint
+					? `${detail}. If every query fails like this, check ${notes.address}: it may not be the service's query address.`
+					: detail,
+			};
+		}
+		case 'outOfTime':
+			return outOfTimeMessage(failure, context);
+	}
 }
 
 /** The one place failures become NodeApiErrors; only our own sanitized text goes in. */
 export function toNodeApiError(node: INode, failure: Failure, context: CallContext): NodeApiError {
 	const { message, description, httpCode } = describeFailure(failure, context);
-	const response: JsonObject = httpCode
-		? { message, description, httpCode }
-		: { message, description };
+	const response: JsonObject = { message, description, ...(httpCode ? { httpCode } : {}) };
 	const error = new NodeApiError(node, response, {
 		message,
 		description,

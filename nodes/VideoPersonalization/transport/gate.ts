@@ -29,38 +29,18 @@ export class KeyGate {
 	private inFlight = 0;
 	private serving = false;
 	private wake?: AbortController;
-	/** Lookups shared by every execution on this key while fresh (`recall`). */
-	private readonly recent = new Map<string, { until: number; value: Promise<unknown> }>();
 	lastUsed = Date.now();
-
-	/**
-	 * A lookup shared by every execution on this key for `freshMs`, so a burst of one-item
-	 * executions asks the service once. What fails or finds nothing is not kept; an execution
-	 * that waited on another's lookup which failed (stopped, out of its time) asks itself.
-	 */
-	async recall<T>(key: string, freshMs: number, lookup: () => Promise<T>): Promise<T> {
-		const now = Date.now();
-		for (const [name, entry] of this.recent) if (entry.until <= now) this.recent.delete(name);
-		const kept = this.recent.get(key);
-		if (kept) {
-			const value = await kept.value.catch(() => undefined);
-			if (value !== undefined) return value as T;
-		}
-		const value = lookup();
-		this.recent.set(key, { until: now + freshMs, value });
-		const forget = () => {
-			if (this.recent.get(key)?.value === value) this.recent.delete(key);
-		};
-		value.then((found) => (found === null || found === undefined) && forget(), forget);
-		return await value;
-	}
 
 	/**
 	 * Waits for this request's turn: the time it is sent, or undefined when the turn would come
 	 * after `deadline` (or the pause asked for outlasts it) or the execution stopped. A request
 	 * sent again after a 429 goes first: it arrived before those waiting.
 	 */
-	async turn(deadline: number, signal?: AbortSignal, again = false): Promise<number | undefined> {
+	async waitTurn(
+		deadline: number,
+		signal?: AbortSignal,
+		again = false,
+	): Promise<number | undefined> {
 		if (signal?.aborted) return undefined;
 		return await new Promise((resolve) => {
 			const leave = () => this.leave(waiter);

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { CallOptions, ServiceClient, ServiceRequest } from './client';
-import type { GraphqlErrorEntry } from './errors';
+import type { CallOptions, GraphqlErrorEntry, ServiceRequest } from './call';
+import type { ServiceClient } from './client';
 
 /** A query under `viewer`: constant text, with what the user typed only in its variables. */
 export interface GraphqlCall extends CallOptions {
@@ -44,7 +44,7 @@ export async function tryGraphql(api: ServiceClient, call: GraphqlCall): Promise
 		body: { query: call.query, variables: call.variables },
 		accept: isGraphqlRejection,
 	};
-	const body = await api.object(request);
+	const body = await api.sendForObject(request);
 	const errors = graphqlErrors(body);
 	if (errors.length > 0) {
 		return { ok: false, errors, raise: () => api.error({ kind: 'graphql', errors }, request) };

@@ -2,7 +2,7 @@ import { randomBytes } from 'crypto';
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { BINARY_ENCODING } from 'n8n-workflow';
 
-import type { PreparedBody } from './client';
+import type { PreparedBody } from './call';
 
 export interface MultipartFile {
 	field: string;

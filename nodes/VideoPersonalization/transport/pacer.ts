@@ -67,7 +67,7 @@ export class Pacer {
 	constructor(private readonly random: () => number = Math.random) {}
 
 	/** A run will send about `requests` more: probes are spent only on runs long enough to gain from them. */
-	expect(requests: number): void {
+	willSend(requests: number): void {
 		this.counts.expected += requests;
 	}
 

@@ -1,8 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isCount } from '../helpers/answers';
 
-/** The arithmetic and checks of paging, pure (pagination.ts fetches the pages). */
+/** What a page is, and the arithmetic and checks of paging, pure (pagination.ts fetches the pages). */
 
 /** Return All, or at most `limit` records. */
 export interface ListSelection {
@@ -109,4 +110,49 @@ export function pageProblem(
 /** The page size a list answer reports, or the one asked for when it reports none. */
 export function servedLimit(reported: unknown, asked: number): number {
 	return isCount(reported) && reported > 0 ? reported : asked;
+}
+
+/**
+ * One page of a list, as both API styles serve it: its records, the total, the size the server
+ * says it used, and the page after it (null: none).
+ */
+export interface ListPage {
+	items: IDataObject[];
+	total: number;
+	page: number;
+	limit: number;
+	nextPage: number | null;
+	/** How many pages the list has, when it says (query-style lists). */
+	pages?: number;
+}
+
+/** The name the callers of REST lists know a page by. */
+export type RestPage = ListPage;
+
+/** An answer that refuses the page size asked for: the size to try instead, if any, else its error. */
+export interface Refusal {
+	smaller?: number;
+	raise: () => Error;
+}
+
+/** How one API style reads a list: page N at size S, and where the size it serves is remembered. */
+export interface ListStyle<P extends ListPage> {
+	sizeKey: string;
+	maxSize: number;
+	fetch(page: number, size: number): Promise<P | Refusal>;
+}
+
+/** A query-style page, which says how many pages the list has. */
+export type GraphqlPage = ListPage & { pages: number };
+
+export const refused = <P extends ListPage>(result: P | Refusal): result is Refusal =>
+	'raise' in result;
+
+/** The error of a list that failed after some pages, with how many it had; nothing is output. */
+export function withProgress(error: unknown, fetched: number, expected: number): unknown {
+	if (fetched === 0 || !(error instanceof NodeApiError || error instanceof NodeOperationError))
+		return error;
+	const note = `It had fetched ${fetched} of ${expected} pages; nothing is output.`;
+	error.description = [error.description, note].filter(Boolean).join(' ');
+	return error;
 }

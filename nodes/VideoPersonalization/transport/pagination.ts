@@ -1,73 +1,36 @@
 import type { IDataObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isCount } from '../helpers/answers';
 import { mapWithConcurrency } from '../helpers/pool';
-import type { CallOptions, ServiceClient } from './client';
+import type { CallOptions } from './call';
+import type { ServiceClient } from './client';
 import { type GraphqlCall, tryGraphql } from './graphql';
 import {
 	firstPageSize,
+	type GraphqlPage,
 	isLimitRefusal,
+	type ListPage,
 	type ListSelection,
+	type ListStyle,
 	mergePages,
 	nextPageSize,
 	pageProblem,
+	type Refusal,
+	refused,
 	remainingPages,
+	type RestPage,
 	servedLimit,
 	servedPageSize,
+	withProgress,
 } from './pages';
 
-export { type ListSelection, servedPageSize } from './pages';
+export { type ListSelection, type RestPage, servedPageSize } from './pages';
 
 export const REST_MAX_PAGE_SIZE = 100;
 /** The query-style maximum is not given: this is asked first, and a refused size is lowered. */
 export const GRAPHQL_PAGE_SIZE = 100;
 /** Pages in flight once the total is known: enough to hide a real service's latency (BENCHMARKS.md). */
 export const PAGE_CONCURRENCY = 10;
-
-/** The error of a list that failed after some pages, with how many it had; nothing is output. */
-function withProgress(error: unknown, fetched: number, expected: number): unknown {
-	if (fetched === 0 || !(error instanceof NodeApiError || error instanceof NodeOperationError))
-		return error;
-	const note = `It had fetched ${fetched} of ${expected} pages; nothing is output.`;
-	error.description = [error.description, note].filter(Boolean).join(' ');
-	return error;
-}
-
-/**
- * One page of a list, as both API styles serve it: its records, the total, the size the server
- * says it used, and the page after it (null: none).
- */
-export interface ListPage {
-	items: IDataObject[];
-	total: number;
-	page: number;
-	limit: number;
-	nextPage: number | null;
-	/** How many pages the list has, when it says (query-style lists). */
-	pages?: number;
-}
-
-/** The name the callers of REST lists know a page by. */
-export type RestPage = ListPage;
-
-/** An answer that refuses the page size asked for: the size to try instead, if any, else its error. */
-interface Refusal {
-	smaller?: number;
-	raise: () => Error;
-}
-
-/** How one API style reads a list: page N at size S, and where the size it serves is remembered. */
-interface ListStyle<P extends ListPage> {
-	sizeKey: string;
-	maxSize: number;
-	fetch(page: number, size: number): Promise<P | Refusal>;
-}
-
-/** A query-style page, which says how many pages the list has. */
-type GraphqlPage = ListPage & { pages: number };
-
-const refused = <P extends ListPage>(result: P | Refusal): result is Refusal => 'raise' in result;
 
 /**
  * A page at the size this service serves: the size learnt earlier in the execution (or `wanted`,
@@ -112,7 +75,7 @@ async function getMany<P extends ListPage>(
 		return mergePages([first.items], selection);
 	}
 	const numbers = remainingPages(first.total, size, selection, first.pages);
-	api.expect(numbers.length);
+	api.willSend(numbers.length);
 	let fetched = 1;
 	// A page after the first, at the size the first one found.
 	const fetchPage = async (page: number) => {
@@ -162,7 +125,7 @@ export async function fetchRestPage(
 		qs: { ...(request.qs ?? {}), page, limit },
 		idempotent: true,
 	};
-	const body = await api.object(call);
+	const body = await api.sendForObject(call);
 	const pagination = (body.pagination ?? {}) as IDataObject;
 	const expected = 'Expected { data: [...], pagination: { total, ... } }';
 	const problem = pageProblem(body.data, pagination.total, expected, 'data');

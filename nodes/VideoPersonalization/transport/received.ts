@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Failure } from './errors';
+import type { Failure } from './call';
 
 /**
  * What a failed call got back, read: the service's own words in an error body (whatever its
@@ -21,6 +21,9 @@ export function clean(text: string, secrets: string[]): string {
 	const flat = redact(text, secrets).replace(/\s+/g, ' ').trim();
 	return flat.length > MAX_SERVER_TEXT ? `${flat.slice(0, MAX_SERVER_TEXT)}…` : flat;
 }
+
+/** What the service said (cleaned), as the sentence that ends a description; nothing when it said nothing. */
+export const serviceSaid = (text: string): string => (text ? ` The service said: "${text}".` : '');
 
 function asObject(value: unknown): IDataObject | undefined {
 	return value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -76,16 +79,16 @@ function errorChain(error: unknown): IDataObject[] {
 	return chain;
 }
 
+/** The network faults a thrown error may name, as Node.js names them. */
+const NETWORK_CODES =
+	'ECONNREFUSED ECONNRESET EPIPE ENOTFOUND EAI_AGAIN EHOSTUNREACH ENETUNREACH'.split(' ');
+
 /** A thrown transport error as a Failure; undefined when it is not a network fault. */
 export function networkFailure(error: unknown): Failure | undefined {
 	const chain = errorChain(error);
-	const codes = chain
-		.map((entry) => entry.code)
-		.filter((code): code is string => typeof code === 'string');
-	const messages = chain
-		.map((entry) => entry.message)
-		.filter((text): text is string => typeof text === 'string');
-	const text = messages.join(' ');
+	const strings = (key: string) =>
+		chain.map((entry) => entry[key]).filter((value): value is string => typeof value === 'string');
+	const [codes, text] = [strings('code'), strings('message').join(' ')];
 	// n8n's SSRF protection (n8n 2.41: @n8n/backend-network) refuses before connecting.
 	const refused = chain.find((entry) => /^SsrfBlocked(Ip|Hostname)Error$/.test(String(entry.name)));
 	if (refused) {
@@ -107,16 +110,7 @@ export function networkFailure(error: unknown): Failure | undefined {
 			detail: limit ? `No answer within ${Number(limit) / 1000} s` : 'No answer in time',
 		};
 	}
-	const known = [
-		'ECONNREFUSED',
-		'ECONNRESET',
-		'EPIPE',
-		'ENOTFOUND',
-		'EAI_AGAIN',
-		'EHOSTUNREACH',
-		'ENETUNREACH',
-	];
-	const code = codes.find((candidate) => known.includes(candidate));
+	const code = codes.find((candidate) => NETWORK_CODES.includes(candidate));
 	if (code) return { kind: 'network', code, detail: text };
 	// A reset after the answer began arrives as "stream has been aborted" (axios ERR_BAD_RESPONSE).
 	if (/socket hang up|stream has been aborted|aborted/i.test(text)) {

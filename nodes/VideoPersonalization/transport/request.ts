@@ -1,39 +1,24 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	ILoadOptionsFunctions,
-	IN8nHttpFullResponse,
-	IPollFunctions,
-	NodeApiError,
-} from 'n8n-workflow';
+import type { IDataObject, IN8nHttpFullResponse, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { ServiceRequest } from './client';
-import { type CallContext, type Failure, toNodeApiError } from './errors';
+import type { ApiContext, ApiResponse, CallContext, Failure, ServiceRequest } from './call';
+import { toNodeApiError } from './errors';
 import type { KeyGate } from './gate';
 import { headerText, parseRetryAfter } from './headers';
+import { DEFAULT_RETRY_POLICY, isRetryable, mayHaveBeenCarriedOut, retryDelayMs } from './retry';
 import { networkFailure } from './received';
-
-/** The n8n contexts that send requests: node runs, trigger polls and the editor's list searches. */
-export type ApiContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
-
-export interface ApiResponse {
-	status: number;
-	headers: IDataObject;
-	body: unknown;
-}
 
 /** A single HTTP exchange, sent again on every attempt, with the time it may take. */
 export type SendAttempt = (timeoutMs: number) => Promise<IN8nHttpFullResponse>;
 
-/** A request on its way: its time budget settled, and what its errors need. */
+/** A request on its way: its deadline settled, and what its errors need. */
 export type Sending = ServiceRequest &
 	Pick<CallContext, 'secrets' | 'endpoint'> & {
-		/** When the call gives up (ms since the epoch): its time budget, or a caller's deadline. */
+		/** The call's one time limit (ms since the epoch): every attempt and wait ends by then. */
 		deadline: number;
-		budgetMs: number;
-		/** The option that sets the budget, named in the advice when it runs out. */
-		budgetSetting?: string;
+		/** The option that set the deadline, named in the advice when it runs out. */
+		setting?: string;
+		/** One attempt's wait for an answer, cut short at the deadline (not a download's). */
 		timeoutMs: number;
 		/** The hosts (host:port) that answered in this execution; see nextTry. */
 		answered?: Set<string>;
@@ -62,69 +47,6 @@ function isStream(body: unknown): body is { destroy: () => void } {
 /** An error answer read as a stream (downloads) is dropped, not left holding the socket. */
 export function discardStream(body: unknown): void {
 	if (isStream(body)) body.destroy();
-}
-
-export interface RetryPolicy {
-	/** Attempts in all, the first included. */
-	maxAttempts: number;
-	baseDelayMs: number;
-	maxDelayMs: number;
-}
-
-/**
- * Tries for faults (5xx, dropped connections, timeouts). A 429 uses none: it is the service
- * asking to wait, and the call's time budget alone bounds how long it waits (sendWithRetries).
- */
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-	maxAttempts: 8,
-	baseDelayMs: 500,
-	maxDelayMs: 20_000,
-};
-
-/**
- * Whether a failed call may be sent again.
- * Idempotent calls retry 429, 5xx and network faults. A call that creates something (and
- * may spend credits) retries only when the service clearly did not act on it: 429, or a
- * connection that was never opened.
- */
-export function isRetryable(failure: Failure, idempotent: boolean): boolean {
-	if (failure.kind === 'http') {
-		if (failure.status === 429) return true;
-		return idempotent && [500, 502, 503, 504].includes(failure.status);
-	}
-	if (failure.kind === 'network') {
-		if (failure.code === 'ECONNREFUSED') return true;
-		return (
-			idempotent &&
-			['ECONNRESET', 'EPIPE', 'TIMEOUT', 'ETIMEDOUT', 'EAI_AGAIN'].includes(failure.code)
-		);
-	}
-	return false;
-}
-
-/** Whether the service may have acted on a call that failed like this (a 429 or a refused connection: it did not). */
-export function mayHaveBeenCarriedOut(failure: Failure): boolean {
-	if (failure.kind === 'network') return failure.code !== 'ECONNREFUSED';
-	return failure.kind === 'http' && failure.status >= 500;
-}
-
-/**
- * Wait before retry number `retry` (1 for the first retry), or undefined to give up.
- * Honours Retry-After; otherwise exponential backoff with jitter, so parallel callers spread out.
- */
-export function retryDelayMs(
-	retry: number,
-	retryAfter: string | undefined,
-	policy: RetryPolicy,
-	nowMs: number,
-	random: () => number,
-): number | undefined {
-	if (retry >= policy.maxAttempts) return undefined;
-	const asked = parseRetryAfter(retryAfter, nowMs);
-	// However long: the call's time budget decides whether it is waited for (sendWithRetries).
-	if (asked !== undefined) return asked;
-	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
-	return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
 /** host:port of the address a call goes to. */
@@ -156,9 +78,9 @@ function stopped(ctx: ApiContext, call: Sending): NodeOperationError {
 }
 
 function outOfTime(call: Sending, progress: Progress, askedMs?: number): Failure {
-	const elapsedMs = Date.now() - progress.startedAt;
-	const { budgetMs, budgetSetting: setting } = call;
-	return { kind: 'outOfTime', budgetMs, elapsedMs, askedMs, last: progress.last, setting };
+	const { startedAt, last } = progress;
+	const [budgetMs, elapsedMs] = [call.deadline - startedAt, Date.now() - startedAt];
+	return { kind: 'outOfTime', budgetMs, elapsedMs, askedMs, last, setting: call.setting };
 }
 
 /** The call's error: worded for it, with its retries and whether it may have been carried out. */
@@ -263,7 +185,7 @@ export async function sendWithRetries(
 	// A request refused with 429 goes again first: it arrived before the ones now waiting.
 	let again = false;
 	for (;;) {
-		const sentAt = gate ? await gate.turn(call.deadline, signal, again) : Date.now();
+		const sentAt = gate ? await gate.waitTurn(call.deadline, signal, again) : Date.now();
 		if (signal?.aborted) throw stopped(ctx, call);
 		if (sentAt === undefined || sentAt >= call.deadline) {
 			// Held back by a pause another request drew: say how long the service asked for.

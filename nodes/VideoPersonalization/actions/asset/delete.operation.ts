@@ -85,7 +85,7 @@ export const execute: ItemExecute = async function (itemIndex, api) {
 	const response = await api.send(call);
 	// The answer is `{ id, deleted }`; an empty 200/204 means the same.
 	const body: IDataObject =
-		response.body === undefined || response.body === '' ? {} : api.expectObject(response, call);
+		response.body === undefined || response.body === '' ? {} : api.bodyObject(response, call);
 	return [
 		{ json: { ...body, id: typeof body.id === 'string' ? body.id : assetId, deleted: true } },
 	];

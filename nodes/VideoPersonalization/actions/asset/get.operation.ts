@@ -20,7 +20,7 @@ export async function fetchAsset(
 	assetId: string,
 	timeoutMs: number,
 ): Promise<IDataObject> {
-	return await api.object({
+	return await api.sendForObject({
 		method: 'GET',
 		path: `/assets/${encodeURIComponent(assetId)}`,
 		idempotent: true,

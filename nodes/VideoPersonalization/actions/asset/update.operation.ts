@@ -51,7 +51,7 @@ export const execute: ItemExecute = async function (itemIndex, api) {
 	if (Object.keys(body).length === 0) {
 		throw fieldError(this, itemIndex, 'Update Fields: nothing to update', 'Add Name or Tags.');
 	}
-	const asset = await api.object({
+	const asset = await api.sendForObject({
 		method: 'PATCH',
 		path: `/assets/${encodeURIComponent(assetId)}`,
 		body,

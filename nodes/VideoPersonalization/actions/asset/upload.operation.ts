@@ -107,7 +107,7 @@ export const execute: ItemExecute = async function (itemIndex, api) {
 		['type', check.type],
 		...tags.map((tag): [string, string] => ['tags', tag]),
 	];
-	const asset = await api.object({
+	const asset = await api.sendForObject({
 		method: 'POST',
 		path: '/assets',
 		body: multipartBody(this, binary, size, fields, {

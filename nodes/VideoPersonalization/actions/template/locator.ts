@@ -128,7 +128,7 @@ export async function resolveTemplate(
 	itemIndex: number,
 	criteria: TemplateChoice,
 ): Promise<TemplateWithFields> {
-	const template = await api.recent(`template ${criteria.label}`, TEMPLATE_FRESH_MS, async () =>
+	const template = await api.cached(`template ${criteria.label}`, TEMPLATE_FRESH_MS, async () =>
 		fetchTemplateFields(api, criteria.lookup, {
 			action: `find the template with Template ${criteria.label}`,
 			itemIndex,

@@ -225,7 +225,7 @@ export async function executeAll(
 		return [];
 	});
 	await forEachItem(this, run, checked.flat(), async ({ itemIndex, call, wait }) => {
-		const video = createdVideo(await api.object(call));
+		const video = createdVideo(await api.sendForObject(call));
 		if (!video) {
 			throw api.error({ kind: 'shape', detail: 'The answer holds no video with an id' }, call);
 		}

@@ -178,7 +178,7 @@ export function simulate(
 		};
 		later(start + (load.startAfter ?? 0) * 1000, () => {
 			for (let execution = 0; execution < load.executions; execution++) {
-				gate.pacer.expect(load.items);
+				gate.pacer.willSend(load.items);
 				let started = 0;
 				const next = () => {
 					if (started >= load.items) return;

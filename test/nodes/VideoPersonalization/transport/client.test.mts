@@ -6,14 +6,14 @@ import type { INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { ServiceClient } from '../../../../nodes/VideoPersonalization/transport/client.ts';
-import type { ApiContext } from '../../../../nodes/VideoPersonalization/transport/request.ts';
+import type { ApiContext } from '../../../../nodes/VideoPersonalization/transport/call.ts';
 import { allText, runNode } from '../../../harness/engine.mts';
 import { sendJson, startTestServer, type TestServer } from '../../../harness/httpServer.mts';
 
 const KEY = 'vpk_client_canary_3b9e51d07a';
 
 /** The one thing a client needs from n8n to build an error: the node. */
-function clientWithoutNetwork(): ServiceClient {
+function clientWithoutNetwork(key = KEY): ServiceClient {
 	const node = {
 		name: 'Video Personalization',
 		type: 'videoPersonalization',
@@ -23,11 +23,11 @@ function clientWithoutNetwork(): ServiceClient {
 	return new ServiceClient(
 		context,
 		{ baseUrl: 'https://api.example.com/v1', graphqlUrl: 'https://api.example.com/v1/graphql' },
-		[KEY],
+		[key],
 	);
 }
 
-describe('ServiceClient.once: lookups the items of one execution share', () => {
+describe('ServiceClient.lookupOnce: lookups the items of one execution share', () => {
 	it('runs a lookup once for callers that ask at the same time, and hands each the answer', async () => {
 		const api = clientWithoutNetwork();
 		let runs = 0;
@@ -37,18 +37,18 @@ describe('ServiceClient.once: lookups the items of one execution share', () => {
 			return 'tpl_1';
 		};
 		const answers = await Promise.all(
-			[1, 2, 3, 4].map(async () => await api.once('template id of Welcome', lookup)),
+			[1, 2, 3, 4].map(async () => await api.lookupOnce('template id of Welcome', lookup)),
 		);
 		expect(answers).toEqual(['tpl_1', 'tpl_1', 'tpl_1', 'tpl_1']);
 		expect(runs).toBe(1);
-		expect(await api.once('template id of Welcome', lookup)).toBe('tpl_1');
+		expect(await api.lookupOnce('template id of Welcome', lookup)).toBe('tpl_1');
 		expect(runs).toBe(1);
 	});
 
 	it('keeps keys apart', async () => {
 		const api = clientWithoutNetwork();
-		expect(await api.once('a', async () => 1)).toBe(1);
-		expect(await api.once('b', async () => 2)).toBe(2);
+		expect(await api.lookupOnce('a', async () => 1)).toBe(1);
+		expect(await api.lookupOnce('b', async () => 2)).toBe(2);
 	});
 
 	it('forgets a lookup that failed, so the next caller asks again', async () => {
@@ -59,16 +59,44 @@ describe('ServiceClient.once: lookups the items of one execution share', () => {
 			if (runs === 1) throw new Error('service down');
 			return 'tpl_2';
 		};
-		await expect(api.once('name', flaky)).rejects.toThrow('service down');
-		expect(await api.once('name', flaky)).toBe('tpl_2');
+		await expect(api.lookupOnce('name', flaky)).rejects.toThrow('service down');
+		expect(await api.lookupOnce('name', flaky)).toBe('tpl_2');
 		expect(runs).toBe(2);
 	});
 
 	it('is one memo per client: another execution looks up again', async () => {
 		let runs = 0;
 		const lookup = async () => ++runs;
-		expect(await clientWithoutNetwork().once('k', lookup)).toBe(1);
-		expect(await clientWithoutNetwork().once('k', lookup)).toBe(2);
+		expect(await clientWithoutNetwork().lookupOnce('k', lookup)).toBe(1);
+		expect(await clientWithoutNetwork().lookupOnce('k', lookup)).toBe(2);
+	});
+});
+
+describe('ServiceClient.cached: lookups the executions on one API key share while fresh', () => {
+	const counted = (answers: Array<string | null>) => {
+		const lookup = async () => answers[Math.min(lookup.runs++, answers.length - 1)];
+		lookup.runs = 0;
+		return lookup;
+	};
+
+	it('asks once for a burst of executions on the key, and again once the answer is stale', async () => {
+		const lookup = counted(['tpl_1', 'tpl_2']);
+		const burst = [1, 2, 3].map(async () => await clientWithoutNetwork().cached('a', 200, lookup));
+		expect(await Promise.all(burst)).toEqual(['tpl_1', 'tpl_1', 'tpl_1']);
+		expect(lookup.runs).toBe(1);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+		expect(await clientWithoutNetwork().cached('a', 200, lookup)).toBe('tpl_2');
+		expect(lookup.runs).toBe(2);
+	});
+
+	it('keeps no answer that found nothing, and shares nothing with another key', async () => {
+		const lookup = counted([null, 'tpl_1']);
+		expect(await clientWithoutNetwork().cached('b', 60_000, lookup)).toBeNull();
+		expect(await clientWithoutNetwork().cached('b', 60_000, lookup)).toBe('tpl_1');
+		expect(await clientWithoutNetwork('vpk_another_key_5e6f7a8b').cached('b', 60_000, lookup)).toBe(
+			'tpl_1',
+		);
+		expect(lookup.runs).toBe(3);
 	});
 });
 
@@ -94,13 +122,13 @@ describe('ServiceClient errors', () => {
 		['text', 'OK', 'Expected JSON, got text (status 200)'],
 		['an array', [{ id: 'ast_1' }], 'Expected a JSON object, got an array (status 200)'],
 		['nothing', undefined, 'Expected a JSON object, got undefined (status 200)'],
-	])('expectObject refuses %s where a JSON object was due', (_name, body, detail) => {
+	])('bodyObject refuses %s where a JSON object was due', (_name, body, detail) => {
 		const api = clientWithoutNetwork();
 		expect(() =>
-			api.expectObject({ status: 200, headers: {}, body }, { action: 'get the asset "ast_1"' }),
+			api.bodyObject({ status: 200, headers: {}, body }, { action: 'get the asset "ast_1"' }),
 		).toThrow('The service\'s answer to get the asset "ast_1" was not what the API describes');
 		try {
-			api.expectObject({ status: 200, headers: {}, body }, { action: 'get the asset "ast_1"' });
+			api.bodyObject({ status: 200, headers: {}, body }, { action: 'get the asset "ast_1"' });
 		} catch (error) {
 			expect((error as NodeApiError).description).toBe(detail);
 		}

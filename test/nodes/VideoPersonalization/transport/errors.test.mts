@@ -5,10 +5,12 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import type {
+	CallContext,
+	Failure,
+} from '../../../../nodes/VideoPersonalization/transport/call.ts';
 import {
-	type CallContext,
 	describeFailure,
-	type Failure,
 	isOutOfTime,
 	toNodeApiError,
 } from '../../../../nodes/VideoPersonalization/transport/errors.ts';
@@ -18,7 +20,7 @@ import {
 	redact,
 	serverMessage,
 } from '../../../../nodes/VideoPersonalization/transport/received.ts';
-import { duration } from '../../../../nodes/VideoPersonalization/transport/wording.ts';
+import { duration } from '../../../../nodes/VideoPersonalization/transport/errors.ts';
 
 const SECRET = 'vpk_live_Q7mZ2xR9wK4tB8nJ';
 const ACTION = 'get the asset "ast_1"';
@@ -654,7 +656,7 @@ describe('describeFailure: a record that does not exist', () => {
 
 	it('quotes what the service said about it, without the key', () => {
 		const described = describeFailure(
-			{ kind: 'notFound', said: `no asset for ${SECRET}` },
+			{ kind: 'notFound', serverText: `no asset for ${SECRET}` },
 			context(),
 		);
 		expect(described.description).toContain('The service said: "no asset for ***"');

@@ -20,7 +20,7 @@ describe('KeyGate', () => {
 		const order: string[] = [];
 		// Until the service limits, one request at a time: each is answered before the next goes.
 		const request = async (name: string) => {
-			const sentAt = (await gate.turn(FAR())) as number;
+			const sentAt = (await gate.waitTurn(FAR())) as number;
 			order.push(name);
 			await new Promise((resolve) => setTimeout(resolve, 2));
 			gate.answered(sentAt, ok);
@@ -42,20 +42,20 @@ describe('KeyGate', () => {
 
 	it('sends a request refused with 429 again before those that arrived after it', async () => {
 		const gate = new KeyGate();
-		const first = (await gate.turn(FAR())) as number;
-		const waiting = gate.turn(FAR()).then(() => 'newcomer');
+		const first = (await gate.waitTurn(FAR())) as number;
+		const waiting = gate.waitTurn(FAR()).then(() => 'newcomer');
 		gate.answered(first, { status: 429, headers: { 'retry-after': '0' } });
-		const again = gate.turn(FAR(), undefined, true).then(() => 'again');
+		const again = gate.waitTurn(FAR(), undefined, true).then(() => 'again');
 		expect(await Promise.race([waiting, again])).toBe('again');
 	});
 
 	it('a stopped execution leaves the queue at once; the others keep their turn', async () => {
 		const gate = new KeyGate();
-		const first = (await gate.turn(FAR())) as number;
+		const first = (await gate.waitTurn(FAR())) as number;
 		gate.answered(first, { status: 429, headers: { 'retry-after': '2' } });
 		const stop = new AbortController();
-		const stopped = gate.turn(FAR(), stop.signal);
-		const other = gate.turn(FAR());
+		const stopped = gate.waitTurn(FAR(), stop.signal);
+		const other = gate.waitTurn(FAR());
 		const stoppedAt = Date.now();
 		stop.abort();
 		expect(await stopped).toBeUndefined();
@@ -65,10 +65,10 @@ describe('KeyGate', () => {
 
 	it('one 429 holds every waiting request until the pause ends', async () => {
 		const gate = new KeyGate();
-		const first = (await gate.turn(FAR())) as number;
+		const first = (await gate.waitTurn(FAR())) as number;
 		// Each is answered once sent: after a first 429 the pacer may send one at a time.
 		const answeredOnceSent = async () => {
-			const sentAt = (await gate.turn(FAR())) as number;
+			const sentAt = (await gate.waitTurn(FAR())) as number;
 			gate.answered(sentAt, ok);
 			return sentAt;
 		};
@@ -81,10 +81,10 @@ describe('KeyGate', () => {
 
 	it('a request whose deadline falls within the pause asked for gives up at once', async () => {
 		const gate = new KeyGate();
-		const first = (await gate.turn(FAR())) as number;
+		const first = (await gate.waitTurn(FAR())) as number;
 		gate.answered(first, { status: 429, headers: { 'retry-after': '30' } });
 		const asked = Date.now();
-		expect(await gate.turn(Date.now() + 5_000)).toBeUndefined();
+		expect(await gate.waitTurn(Date.now() + 5_000)).toBeUndefined();
 		expect(Date.now() - asked).toBeLessThan(100);
 	});
 });
@@ -128,7 +128,7 @@ describe('gateFor: one gate per API key per process', () => {
 
 	it('keeps a gate that has requests waiting, however long ago it began', async () => {
 		const gate = gateFor(BASE, KEY_B);
-		const first = (await gate.turn(FAR())) as number;
+		const first = (await gate.waitTurn(FAR())) as number;
 		const now = Date.now();
 		const clock = jest.spyOn(Date, 'now').mockReturnValue(now + 60 * 60_000);
 		try {

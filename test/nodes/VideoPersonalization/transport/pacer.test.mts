@@ -65,7 +65,7 @@ describe('Pacer alone', () => {
 
 	it('429s that say Retry-After: 0 (retry now) leave a pace: every send time is a number', () => {
 		const pacer = new Pacer(() => 0);
-		pacer.expect(300);
+		pacer.willSend(300);
 		let now = 0;
 		for (let request = 1; request <= 300; request++) {
 			const at = pacer.nextSendAt(now, 0) ?? now;
@@ -150,7 +150,7 @@ describe('Pacer alone', () => {
 			let state = 5;
 			const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
 			const pacer = new Pacer(random);
-			pacer.expect(1000);
+			pacer.willSend(1000);
 			let now = 0;
 			for (let accepted = 0; accepted < 1000; ) {
 				const at = pacer.nextSendAt(now, 0) ?? now;

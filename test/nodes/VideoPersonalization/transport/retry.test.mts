@@ -1,12 +1,12 @@
 /** When a failed call is sent again, and after how long. */
-import type { Failure } from '../../../../nodes/VideoPersonalization/transport/errors.ts';
+import type { Failure } from '../../../../nodes/VideoPersonalization/transport/call.ts';
 import {
 	DEFAULT_RETRY_POLICY,
 	isRetryable,
 	mayHaveBeenCarriedOut,
 	type RetryPolicy,
 	retryDelayMs,
-} from '../../../../nodes/VideoPersonalization/transport/request.ts';
+} from '../../../../nodes/VideoPersonalization/transport/retry.ts';
 import { parseRetryAfter } from '../../../../nodes/VideoPersonalization/transport/headers.ts';
 
 const status = (code: number): Failure => ({

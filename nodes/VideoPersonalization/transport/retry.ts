@@ -1,0 +1,67 @@
+import type { Failure } from './call';
+import { parseRetryAfter } from './headers';
+
+/** What may be sent again after a failure, and how long to wait first (request.ts runs the loop). */
+
+export interface RetryPolicy {
+	/** Attempts in all, the first included. */
+	maxAttempts: number;
+	baseDelayMs: number;
+	maxDelayMs: number;
+}
+
+/**
+ * Tries for faults (5xx, dropped connections, timeouts). A 429 uses none: it is the service
+ * asking to wait, and the call's time budget alone bounds how long it waits (sendWithRetries).
+ */
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+	maxAttempts: 8,
+	baseDelayMs: 500,
+	maxDelayMs: 20_000,
+};
+
+/**
+ * Whether a failed call may be sent again.
+ * Idempotent calls retry 429, 5xx and network faults. A call that creates something (and
+ * may spend credits) retries only when the service clearly did not act on it: 429, or a
+ * connection that was never opened.
+ */
+export function isRetryable(failure: Failure, idempotent: boolean): boolean {
+	if (failure.kind === 'http') {
+		if (failure.status === 429) return true;
+		return idempotent && [500, 502, 503, 504].includes(failure.status);
+	}
+	if (failure.kind === 'network') {
+		if (failure.code === 'ECONNREFUSED') return true;
+		return (
+			idempotent &&
+			['ECONNRESET', 'EPIPE', 'TIMEOUT', 'ETIMEDOUT', 'EAI_AGAIN'].includes(failure.code)
+		);
+	}
+	return false;
+}
+
+/** Whether the service may have acted on a call that failed like this (a 429 or a refused connection: it did not). */
+export function mayHaveBeenCarriedOut(failure: Failure): boolean {
+	if (failure.kind === 'network') return failure.code !== 'ECONNREFUSED';
+	return failure.kind === 'http' && failure.status >= 500;
+}
+
+/**
+ * Wait before retry number `retry` (1 for the first retry), or undefined to give up.
+ * Honours Retry-After; otherwise exponential backoff with jitter, so parallel callers spread out.
+ */
+export function retryDelayMs(
+	retry: number,
+	retryAfter: string | undefined,
+	policy: RetryPolicy,
+	nowMs: number,
+	random: () => number,
+): number | undefined {
+	if (retry >= policy.maxAttempts) return undefined;
+	const asked = parseRetryAfter(retryAfter, nowMs);
+	// However long: the call's time budget decides whether it is waited for (sendWithRetries).
+	if (asked !== undefined) return asked;
+	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
+	return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
