@@ -23,16 +23,22 @@ interface Cruise {
 }
 
 describe('known-offenders.json lists only what still offends', () => {
-	it.each(known.filesOver250Lines)('%s is still over 250 lines', (file) => {
-		if (!existsSync(join(ROOT, file)))
-			throw new Error(`${file} is gone: delete it from filesOver250Lines in known-offenders.json.`);
-		const lines = lineCount(file);
-		if (lines <= 250) {
-			throw new Error(
-				`${file} has ${lines} lines now, within 250: delete it from filesOver250Lines in known-offenders.json.`,
-			);
-		}
-	});
+	// An empty list has nothing to check: the lint rule itself then fails any file over 250 lines.
+	(known.filesOver250Lines.length > 0 ? it.each(known.filesOver250Lines) : it.skip.each([['']]))(
+		'%s is still over 250 lines',
+		(file) => {
+			if (!existsSync(join(ROOT, file)))
+				throw new Error(
+					`${file} is gone: delete it from filesOver250Lines in known-offenders.json.`,
+				);
+			const lines = lineCount(file);
+			if (lines <= 250) {
+				throw new Error(
+					`${file} has ${lines} lines now, within 250: delete it from filesOver250Lines in known-offenders.json.`,
+				);
+			}
+		},
+	);
 
 	const inCycle = () => {
 		const result = spawnSync(
