@@ -5,14 +5,26 @@
  * the edge) or new; an accounted video is tracked (its event owed) or its event is out. Each
  * phase reads after the previous one ended; an event comes only from a new video or a tracked
  * one seen finished; the state and the events leave the poll together, under the lease.
+ *
+ * Reading order, one file a line:
+ *   ../VideoPersonalizationTrigger.node.ts  the node: the page source (GET /videos), a poll's budget
+ *   poll.ts            this file: the lease, the three phases in turn, the commit
+ *   state.ts           what is kept between polls (static data "videoTrigger")
+ *   ledger.ts          what a poll concludes: one method a rule of the invariant
+ *   phase1Frontier.ts  phase 1: the videos created since the last poll; the horizon moves up
+ *   phase2InFlight.ts  phase 2: the draft and processing lists; tracked videos missing: suspects
+ *   phase3Suspects.ts  phase 3: each suspect looked for in the whole list
+ *   windows.ts         how the phases read: windows by rank, walks anchored window to window
+ *   session.ts         one poll's reads: its deadline, the page size, the service's time (ahead)
+ *   lease.ts           one poll at a time per trigger
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { walkFrontier, type FrontierGoal } from './frontier';
-import { readInFlight } from './inFlight';
 import { holdsLease, releaseLease, takeLease } from './lease';
 import { Ledger, type VideoEvent } from './ledger';
-import { locateSuspects } from './locate';
+import { walkFrontier, type FrontierGoal } from './phase1Frontier';
+import { readInFlight } from './phase2InFlight';
+import { locateSuspects } from './phase3Suspects';
 import { ASKED_PAGE_SIZE, OutOfTime, type PageSource, PollSession } from './session';
 import { type StateV1, readState, type TriggerState, writeState } from './state';
 import { OrderChanged } from './windows';
