@@ -112,28 +112,25 @@ async function walkUp(reader: ListReader, ledger: Ledger, goal: FrontierGoal): P
 		window = await reader.read(Math.max(0, window.ranks[0] - reader.size), 'newer');
 	const cap = capOf(reader.session, window.times);
 	let [newest, latest] = [Number.NEGATIVE_INFINITY, window];
+	const settle = (last: Window, further?: number) => {
+		ledger.advance(Math.min(newest - SETTLE_MS, cap));
+		list.below = belowIn(last, ledger.horizon, further);
+	};
 	const take = (next: Window) => {
 		newest = Math.max(newest, apply(ledger, goal, next));
 		latest = next;
 		list.total = next.total;
 		// Everything from the horizon up to this window has been read: the horizon follows.
-		if (goal.kind === 'poll') {
-			ledger.advance(Math.min(newest - SETTLE_MS, cap));
-			list.below = belowIn(next, ledger.horizon, list.below);
-		}
+		if (goal.kind === 'poll') settle(next, list.below);
 		return false;
 	};
 	take(window);
 	const complete = (await reader.walk(window, 'newer', take)) !== undefined;
-	if (complete && goal.kind !== 'poll') {
-		ledger.advance(Math.min(newest - SETTLE_MS, cap));
-		list.below = belowIn(latest, ledger.horizon);
-	}
+	if (complete && goal.kind !== 'poll') settle(latest);
 	return complete;
 }
 
 async function walkDown(reader: ListReader, ledger: Ledger): Promise<boolean> {
-	const list = ledger.list;
 	let window = await reader.read(Math.max(0, reader.total - 1), 'older');
 	// The list grew since its total was read: start again from its newest end, wherever it is now.
 	for (let attempt = 0; !newestEnd(window) && attempt < 5; attempt++)
@@ -148,7 +145,7 @@ async function walkDown(reader: ListReader, ledger: Ledger): Promise<boolean> {
 	const last = reached(window) ? window : await reader.walk(window, 'older', reached);
 	if (!last) return false;
 	ledger.advance(target);
-	[list.total, list.below] = [last.total, belowIn(last, ledger.horizon)];
+	[ledger.list.total, ledger.list.below] = [last.total, belowIn(last, ledger.horizon)];
 	return true;
 }
 

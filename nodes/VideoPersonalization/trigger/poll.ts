@@ -85,12 +85,11 @@ export async function pollOnce(request: {
  * A phase's result, or undefined when it stopped: at the deadline, or at a page listed in the
  * other order (the next poll's frontier follows the new order). Any other failure fails the poll.
  */
-async function untilStopped<T>(phase: () => Promise<T>): Promise<T | undefined> {
-	return await phase().catch(async (error: unknown) =>
-		error instanceof OutOfTime || error instanceof OrderChanged
-			? undefined
-			: await Promise.reject(error),
-	);
+async function untilStopped<T>(phase: Promise<T>): Promise<T | undefined> {
+	return await phase.catch((error: unknown) => {
+		if (error instanceof OutOfTime || error instanceof OrderChanged) return undefined;
+		throw error;
+	});
 }
 
 async function runPoll(
@@ -99,37 +98,29 @@ async function runPoll(
 	started: number,
 ): Promise<PollOutcome> {
 	const current = previous?.version === 2 ? previous : undefined;
-	const ledger = Ledger.from(previous);
+	const ledger = new Ledger(previous);
 	let goal: FrontierGoal = { kind: 'activate' };
 	if (current) goal = { kind: 'poll' };
 	else if (previous?.version === 1) goal = { kind: 'carry-over', covered: previous.covered };
 	const nothing = (outOfTime: boolean) => ({ events: [], state: undefined, lost: [], outOfTime });
 
 	// Phase 1. Activation and carry-over must read their whole frontier to have a horizon at all.
-	const frontier = await untilStopped(async () => await walkFrontier(session, ledger, goal));
+	const frontier = await untilStopped(walkFrontier(session, ledger, goal));
 	if (goal.kind !== 'poll' && !frontier) return nothing(frontier === undefined);
 	// Phase 2, after phase 1 only: its reads must be newer than every read of phase 1.
 	const fullReadDue = !current || !frontier || started - current.fullReadAt >= FULL_READ_MS;
-	const inFlight =
-		frontier === undefined
-			? undefined
-			: await untilStopped(async () => await readInFlight(session, ledger, fullReadDue));
+	const phase2 = frontier === undefined ? undefined : readInFlight(session, ledger, fullReadDue);
+	const inFlight = phase2 && (await untilStopped(phase2));
 	if (goal.kind === 'activate') {
 		if (!inFlight?.fullRead) return nothing(!inFlight);
 		ledger.events.length = 0; // what finished before the trigger was on is not an event
 	}
-	// Phase 3, also for what an unfinished phase 2 found missing.
+	// Phase 3, also for what an unfinished phase 2 found missing (no suspect: no read).
 	const suspects = inFlight?.suspects ?? [];
-	const searched =
-		suspects.length === 0 ||
-		(await untilStopped(
-			async () => await locateSuspects(session, ledger, suspects).then(() => true),
-		));
+	const searched = await untilStopped(locateSuspects(session, ledger, suspects).then(() => true));
 	const located = inFlight?.complete === true && searched === true;
 	// An unfinished phase 2 or 3: the next poll reads in full.
-	let fullReadAt = 0;
-	if (inFlight && located)
-		fullReadAt = inFlight.fullRead ? started : (current?.fullReadAt ?? started);
+	const fullReadAt = !located ? 0 : inFlight.fullRead ? started : (current?.fullReadAt ?? started);
 	const { list, edge, tracked } = ledger;
 	const { pageSize } = session;
 	// An empty list at activation: nothing is accounted for, every video to come is new.
