@@ -65,13 +65,13 @@ class Locator {
 		const { reader } = this;
 		const { createdAt: time, rank } = this.ledger.tracked[id];
 		const found = () => !this.remaining.has(id);
-		const holds = (window: Window) =>
+		const showsSecond = (window: Window) =>
 			reaches(window, time, 'older') && reaches(window, time, 'newer');
 		let [guess, estimates] = [rank, 0];
 		// Every third probe halves: enough to narrow the whole list down to one window, and a few more.
 		const probes = 3 * Math.ceil(Math.log2(reader.total / reader.size + 2)) + 4;
 		for (let probe = 0; probe < probes; probe++) {
-			if (this.windows.some(holds)) return 'missing';
+			if (this.windows.some(showsSecond)) return 'missing';
 			const { low, high } = this.cuts(time);
 			if (guess === undefined) {
 				const halve = estimates === 2;
@@ -86,7 +86,7 @@ class Locator {
 			const { times } = window;
 			const before = !newestEnd(window) && times[times.length - 1] < time;
 			const after = !oldestEnd(window) && times[0] > time;
-			if (!holds(window) && (before || after || times.length === 0)) continue;
+			if (!showsSecond(window) && (before || after || times.length === 0)) continue;
 			for (const direction of ['older', 'newer'] as Direction[]) {
 				const visit = (next: Window) => reaches(this.see(next), time, direction) || found();
 				if (!reaches(window, time, direction) && !(await reader.walk(window, direction, visit)))

@@ -75,8 +75,8 @@ export class PollSession {
 			if (ahead > this.ahead) this.ahead = ahead; // false for an unreadable created_at (NaN)
 		}
 		// Pages are numbered at the size served (the rule every list of the package uses).
-		const rest = result.total - (page - 1) * limit;
-		const size = servedPageSize(limit, result.limit, result.items.length, rest);
+		const fromPage = result.total - (page - 1) * limit;
+		const size = servedPageSize(limit, result.limit, result.items.length, fromPage);
 		// Learnt only from a full-size ask: a smaller window says nothing about the service's limit.
 		if (limit === this.pageSize && size < this.pageSize && page === 1) this.pageSize = size;
 		return { ...result, size };
