@@ -7,20 +7,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { createdAtMs, detectOrder, type FinalStatus, isFinalStatus } from './helpers/videoList';
+import { type FinalStatus, isFinalStatus } from './helpers/videoList';
 import { DEFAULT_TIMEOUT_MS, serviceClient, type ServiceClient } from './transport/client';
 import { isOutOfTime } from './transport/errors';
 import { fetchRestPageAtServiceSize } from './transport/pagination';
 import { unplaceable, type VideoEvent } from './trigger/ledger';
 import { pollOnce } from './trigger/poll';
-import {
-	ASKED_PAGE_SIZE,
-	MIN_REQUEST_MS,
-	OutOfTime,
-	type PageSource,
-	pageCountOf,
-	PollSession,
-} from './trigger/session';
+import { latestFinished, MIN_REQUEST_MS, OutOfTime, type PageSource } from './trigger/session';
 
 /** A poll reads for at most this long, then commits what it has (under the durable scheduler's 45 s). */
 const MAX_POLL_MS = 40_000;
@@ -54,26 +47,6 @@ function videoPages(api: ServiceClient): PageSource {
 			return { ...served, limit: size };
 		},
 	};
-}
-
-/** "Fetch Test Event": the most recent video in one of the given statuses; reads only. */
-async function latestFinished(
-	source: PageSource,
-	statuses: FinalStatus[],
-): Promise<IDataObject | undefined> {
-	// No deadline: each request has the default timeout.
-	const session = new PollSession(source, Number.POSITIVE_INFINITY, Date.now, ASKED_PAGE_SIZE);
-	let latest: IDataObject | undefined;
-	for (const status of statuses) {
-		const first = await session.read(1, status);
-		let items = first.items;
-		// Oldest first, the newest are on the last page.
-		if (first.total > items.length && detectOrder(items) === 'oldest-first')
-			items = (await session.read(pageCountOf(first.total, first.size), status)).items;
-		for (const video of items)
-			if (!latest || (createdAtMs(video) ?? 0) > (createdAtMs(latest) ?? 0)) latest = video;
-	}
-	return latest;
 }
 
 export class VideoPersonalizationTrigger implements INodeType {
@@ -115,32 +88,27 @@ export class VideoPersonalizationTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const events = (this.getNodeParameter('events', []) as string[]).filter(isFinalStatus);
-		if (events.length === 0) {
+		if (events.length === 0)
 			throw new NodeOperationError(
 				this.getNode(),
 				'Events: choose Video Published, Video Failed or both',
 			);
-		}
 		const source = videoPages(await serviceClient(this));
 
 		if (this.getMode() === 'manual') {
 			// "Fetch Test Event": the latest matching video, so fields can be mapped; no state changes.
 			const latest = await latestFinished(source, events);
-			if (!latest) return null;
-			return [[toItem({ status: latest.status as FinalStatus, video: latest })]];
+			return latest ? [[toItem({ status: latest.status as FinalStatus, video: latest })]] : null;
 		}
 
 		// n8n's durable scheduler gives a poll 45 s; the default one gives a budget in 2.41.
-		const budgetMs = Math.min(
-			MAX_POLL_MS,
-			typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() / 2 : MAX_POLL_MS,
-		);
+		const given = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : Infinity;
 		const run = await pollOnce({
 			key: `${this.getWorkflow().id ?? ''}:${this.getNode().id ?? this.getNode().name}`,
 			staticData: this.getWorkflowStaticData('node') as IDataObject,
 			source,
 			now: () => Date.now(),
-			budgetMs,
+			budgetMs: Math.min(MAX_POLL_MS, given / 2),
 		});
 		if (run.status !== 'done') {
 			this.logger.debug(
@@ -148,16 +116,14 @@ export class VideoPersonalizationTrigger implements INodeType {
 			);
 			return null;
 		}
-		if (run.outcome.outOfTime) {
+		if (run.outcome.outOfTime)
 			this.logger.debug(
 				'Video Personalization Trigger: the poll reached its time limit; the next poll goes on from there',
 			);
-		}
-		for (const id of run.outcome.lost) {
+		for (const id of run.outcome.lost)
 			this.logger.warn(
 				`Video Personalization Trigger: video "${id}" left the render queue and could not be found again (deleted?)`,
 			);
-		}
 		const items = run.outcome.events.filter((event) => events.includes(event.status)).map(toItem);
 		return items.length > 0 ? [items] : null;
 	}

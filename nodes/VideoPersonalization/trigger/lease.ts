@@ -5,17 +5,11 @@
  * trigger), so the lease is held in memory; it expires, so a poll that never returns cannot
  * block the trigger, and a poll whose lease was taken over commits nothing.
  */
-interface Lease {
-	token: symbol;
-	until: number;
-}
-
-const leases = new Map<string, Lease>();
+const leases = new Map<string, { token: symbol; until: number }>();
 
 /** The lease for `key` if it is free (or expired) at `now`, held until `until` or release. */
 export function takeLease(key: string, now: number, until: number): symbol | undefined {
-	const held = leases.get(key);
-	if (held && held.until > now) return undefined;
+	if ((leases.get(key)?.until ?? Number.NEGATIVE_INFINITY) > now) return undefined;
 	const token = Symbol(key);
 	leases.set(key, { token, until });
 	return token;

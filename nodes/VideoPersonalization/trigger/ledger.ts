@@ -14,12 +14,9 @@ export class UnplaceableVideo extends Error {}
 /** Why a listed video cannot be placed in the list (no id or no readable created_at), if it cannot. */
 export function unplaceable(video: IDataObject): string | undefined {
 	const id = video.id;
-	if ((typeof id !== 'string' && typeof id !== 'number') || String(id) === '') {
+	if ((typeof id !== 'string' && typeof id !== 'number') || String(id) === '')
 		return `a listed video has no id (${JSON.stringify(id)})`;
-	}
-	const createdAt =
-		typeof video.created_at === 'string' ? Date.parse(video.created_at) : Number.NaN;
-	if (Number.isNaN(createdAt))
+	if (typeof video.created_at !== 'string' || Number.isNaN(Date.parse(video.created_at)))
 		return `video "${String(id)}" has no readable created_at (${JSON.stringify(video.created_at)})`;
 	return undefined;
 }
@@ -40,27 +37,23 @@ export class Ledger {
 
 	readonly lost: string[] = [];
 
-	constructor(
-		public horizon: number,
-		readonly edge: Record<string, number>,
-		readonly tracked: Record<string, TrackedVideo>,
-		/** The list's order and total as last read, and how many of its videos are older than the horizon. */
-		public list: { order: ListOrder; total: number; below: number },
-	) {}
+	horizon: number;
 
-	/** The previous poll's state (or 0.1.0's, or none) to go on from. */
-	static from(previous: TriggerState | StateV1 | undefined): Ledger {
-		const current = previous?.version === 2 ? previous : undefined;
-		return new Ledger(
-			current?.horizon ?? Number.NEGATIVE_INFINITY,
-			{ ...current?.edge },
-			structuredClone(previous?.tracked ?? {}),
-			{
-				order: previous?.order ?? 'unknown',
-				total: current?.total ?? 0,
-				below: current?.below ?? 0,
-			},
-		);
+	readonly edge: Record<string, number>;
+
+	readonly tracked: Record<string, TrackedVideo>;
+
+	/** The list's order and total as last read, and how many of its videos are older than the horizon. */
+	readonly list: { order: ListOrder; total: number; below: number };
+
+	/** Goes on from the previous poll's state (or 0.1.0's, or none). */
+	constructor(previous: TriggerState | StateV1 | undefined) {
+		const none = { horizon: Number.NEGATIVE_INFINITY, edge: {}, total: 0, below: 0 };
+		const { horizon, edge, total, below } = previous?.version === 2 ? previous : none;
+		this.horizon = horizon;
+		this.edge = { ...edge };
+		this.tracked = structuredClone(previous?.tracked ?? {});
+		this.list = { order: previous?.order ?? 'unknown', total, below };
 	}
 
 	/** Created before the horizon, or seen at or after it by an earlier read: an event for it is never new. */
@@ -84,9 +77,7 @@ export class Ledger {
 		if (isFinalStatus(video.status)) {
 			delete this.tracked[id];
 			this.events.push({ status: video.status, video });
-		} else {
-			this.tracked[id] = { status: String(video.status), createdAt, rank: rank ?? entry.rank };
-		}
+		} else this.tracked[id] = { status: String(video.status), createdAt, rank: rank ?? entry.rank };
 		return true;
 	}
 

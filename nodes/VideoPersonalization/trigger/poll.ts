@@ -5,14 +5,26 @@
  * the edge) or new; an accounted video is tracked (its event owed) or its event is out. Each
  * phase reads after the previous one ended; an event comes only from a new video or a tracked
  * one seen finished; the state and the events leave the poll together, under the lease.
+ *
+ * Reading order, one file a line:
+ *   ../VideoPersonalizationTrigger.node.ts  the node: the page source (GET /videos), a poll's budget
+ *   poll.ts            this file: the lease, the three phases in turn, the commit
+ *   state.ts           what is kept between polls (static data "videoTrigger")
+ *   ledger.ts          what a poll concludes: one method a rule of the invariant
+ *   phase1Frontier.ts  phase 1: the videos created since the last poll; the horizon moves up
+ *   phase2InFlight.ts  phase 2: the draft and processing lists; tracked videos missing: suspects
+ *   phase3Suspects.ts  phase 3: each suspect looked for in the whole list
+ *   windows.ts         how the phases read: windows by rank, walks anchored window to window
+ *   session.ts         one poll's reads: its deadline, the page size, the service's time (ahead)
+ *   lease.ts           one poll at a time per trigger
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { walkFrontier, type FrontierGoal } from './frontier';
-import { readInFlight } from './inFlight';
 import { holdsLease, releaseLease, takeLease } from './lease';
 import { Ledger, type VideoEvent } from './ledger';
-import { locateSuspects } from './locate';
+import { walkFrontier, type FrontierGoal } from './phase1Frontier';
+import { readInFlight } from './phase2InFlight';
+import { locateSuspects } from './phase3Suspects';
 import { ASKED_PAGE_SIZE, OutOfTime, type PageSource, PollSession } from './session';
 import { type StateV1, readState, type TriggerState, writeState } from './state';
 import { OrderChanged } from './windows';
@@ -73,12 +85,11 @@ export async function pollOnce(request: {
  * A phase's result, or undefined when it stopped: at the deadline, or at a page listed in the
  * other order (the next poll's frontier follows the new order). Any other failure fails the poll.
  */
-async function untilStopped<T>(phase: () => Promise<T>): Promise<T | undefined> {
-	return await phase().catch(async (error: unknown) =>
-		error instanceof OutOfTime || error instanceof OrderChanged
-			? undefined
-			: await Promise.reject(error),
-	);
+async function untilStopped<T>(phase: Promise<T>): Promise<T | undefined> {
+	return await phase.catch((error: unknown) => {
+		if (error instanceof OutOfTime || error instanceof OrderChanged) return undefined;
+		throw error;
+	});
 }
 
 async function runPoll(
@@ -87,37 +98,29 @@ async function runPoll(
 	started: number,
 ): Promise<PollOutcome> {
 	const current = previous?.version === 2 ? previous : undefined;
-	const ledger = Ledger.from(previous);
+	const ledger = new Ledger(previous);
 	let goal: FrontierGoal = { kind: 'activate' };
 	if (current) goal = { kind: 'poll' };
 	else if (previous?.version === 1) goal = { kind: 'carry-over', covered: previous.covered };
 	const nothing = (outOfTime: boolean) => ({ events: [], state: undefined, lost: [], outOfTime });
 
 	// Phase 1. Activation and carry-over must read their whole frontier to have a horizon at all.
-	const frontier = await untilStopped(async () => await walkFrontier(session, ledger, goal));
+	const frontier = await untilStopped(walkFrontier(session, ledger, goal));
 	if (goal.kind !== 'poll' && !frontier) return nothing(frontier === undefined);
 	// Phase 2, after phase 1 only: its reads must be newer than every read of phase 1.
 	const fullReadDue = !current || !frontier || started - current.fullReadAt >= FULL_READ_MS;
-	const inFlight =
-		frontier === undefined
-			? undefined
-			: await untilStopped(async () => await readInFlight(session, ledger, fullReadDue));
+	const phase2 = frontier === undefined ? undefined : readInFlight(session, ledger, fullReadDue);
+	const inFlight = phase2 && (await untilStopped(phase2));
 	if (goal.kind === 'activate') {
 		if (!inFlight?.fullRead) return nothing(!inFlight);
 		ledger.events.length = 0; // what finished before the trigger was on is not an event
 	}
-	// Phase 3, also for what an unfinished phase 2 found missing.
+	// Phase 3, also for what an unfinished phase 2 found missing (no suspect: no read).
 	const suspects = inFlight?.suspects ?? [];
-	const searched =
-		suspects.length === 0 ||
-		(await untilStopped(
-			async () => await locateSuspects(session, ledger, suspects).then(() => true),
-		));
+	const searched = await untilStopped(locateSuspects(session, ledger, suspects).then(() => true));
 	const located = inFlight?.complete === true && searched === true;
 	// An unfinished phase 2 or 3: the next poll reads in full.
-	let fullReadAt = 0;
-	if (inFlight && located)
-		fullReadAt = inFlight.fullRead ? started : (current?.fullReadAt ?? started);
+	const fullReadAt = !located ? 0 : inFlight.fullRead ? started : (current?.fullReadAt ?? started);
 	const { list, edge, tracked } = ledger;
 	const { pageSize } = session;
 	// An empty list at activation: nothing is accounted for, every video to come is new.

@@ -1,3 +1,6 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { createdAtMs, detectOrder, type FinalStatus } from '../helpers/videoList';
 import { type RestPage, servedPageSize } from '../transport/pagination';
 
 /** Where a poll reads from: the REST video list, optionally filtered by status. */
@@ -31,9 +34,7 @@ export class OutOfTime extends Error {
 }
 
 /** One page as read, with the page size it was served with. */
-export interface ReadPage extends RestPage {
-	size: number;
-}
+export type ReadPage = RestPage & { size: number };
 
 export const pageCountOf = (total: number, size: number): number =>
 	Math.max(1, Math.ceil(total / size));
@@ -65,26 +66,39 @@ export class PollSession {
 		if (left <= 0) throw new OutOfTime();
 		// A request that fails after the deadline (cut short, or retried past it) ends the phase like
 		// the deadline does: the poll commits what it concluded. Before the deadline, it fails the poll.
-		const result = await this.source
-			.page(page, limit, status, left)
-			.catch(
-				async (error: unknown) =>
-					await Promise.reject(this.deadline <= this.now() ? new OutOfTime() : error),
-			);
+		const result = await this.source.page(page, limit, status, left).catch((error: unknown) => {
+			throw this.deadline <= this.now() ? new OutOfTime() : error;
+		});
 		const received = this.now();
 		for (const video of result.items) {
 			const ahead = Date.parse(String(video.created_at)) - received;
 			if (ahead > this.ahead) this.ahead = ahead; // false for an unreadable created_at (NaN)
 		}
 		// Pages are numbered at the size served (the rule every list of the package uses).
-		const size = servedPageSize(
-			limit,
-			result.limit,
-			result.items.length,
-			result.total - (page - 1) * limit,
-		);
+		const fromPage = result.total - (page - 1) * limit;
+		const size = servedPageSize(limit, result.limit, result.items.length, fromPage);
 		// Learnt only from a full-size ask: a smaller window says nothing about the service's limit.
 		if (limit === this.pageSize && size < this.pageSize && page === 1) this.pageSize = size;
 		return { ...result, size };
 	}
+}
+
+/** "Fetch Test Event": the most recent video in one of the given statuses; reads only. */
+export async function latestFinished(
+	source: PageSource,
+	statuses: FinalStatus[],
+): Promise<IDataObject | undefined> {
+	// No deadline: each request has the default timeout.
+	const session = new PollSession(source, Number.POSITIVE_INFINITY, Date.now, ASKED_PAGE_SIZE);
+	let latest: IDataObject | undefined;
+	for (const status of statuses) {
+		const first = await session.read(1, status);
+		let items = first.items;
+		// Oldest first, the newest are on the last page.
+		if (first.total > items.length && detectOrder(items) === 'oldest-first')
+			items = (await session.read(pageCountOf(first.total, first.size), status)).items;
+		for (const video of items)
+			if (!latest || (createdAtMs(video) ?? 0) > (createdAtMs(latest) ?? 0)) latest = video;
+	}
+	return latest;
 }

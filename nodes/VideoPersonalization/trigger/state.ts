@@ -62,11 +62,8 @@ function readTracked(raw: unknown, version: 1 | 2): Record<string, TrackedVideo>
 	const tracked: Record<string, TrackedVideo> = {};
 	for (const [id, entry] of Object.entries(raw)) {
 		if (!isRecord(entry) || typeof entry.status !== 'string') return undefined;
-		const createdAt = version === 2 ? entry.createdAt : Date.parse(String(entry.createdAt));
-		const video: TrackedVideo = {
-			status: entry.status,
-			createdAt: isTime(createdAt) ? createdAt : Number.NaN,
-		};
+		const at = version === 2 ? entry.createdAt : Date.parse(String(entry.createdAt));
+		const video: TrackedVideo = { status: entry.status, createdAt: isTime(at) ? at : Number.NaN };
 		if (isCount(entry.rank)) video.rank = entry.rank;
 		if (isCount(entry.misses) && entry.misses > 0) video.misses = entry.misses;
 		tracked[id] = video;

@@ -80,14 +80,18 @@ export function windowOf(
 export class ListReader {
 	readonly margin: number;
 
+	/** Unknown (every video read shares one second) is read as oldest first. */
+	readonly order: Order;
+
 	constructor(
 		readonly session: PollSession,
-		readonly order: Order,
+		order: ListOrder,
 		/** The latest total read: on a newest-first list, where a rank is depends on it. */
 		public total: number,
 		private readonly status?: string,
 	) {
 		this.margin = Math.max(1, Math.floor(session.pageSize / 10));
+		this.order = order === 'unknown' ? 'oldest-first' : order;
 	}
 
 	get size(): number {
@@ -109,12 +113,9 @@ export class ListReader {
 		if (seen !== 'unknown' && seen !== this.order) throw new OrderChanged(seen, read.total);
 		const start = (page - 1) * read.size;
 		const ranks = read.items.map((_, index) => rankAt(this.order, read.total, start + index));
-		const videos = [...read.items];
-		if (this.order === 'newest-first') {
-			videos.reverse();
-			ranks.reverse();
-		}
-		return windowOf(videos, ranks, { total: read.total, page, limit });
+		// Held oldest first.
+		const flip = <T>(list: T[]) => (this.order === 'newest-first' ? list.reverse() : list);
+		return windowOf(flip([...read.items]), flip(ranks), { total: read.total, page, limit });
 	}
 
 	/** The next window in `direction` after `previous`, anchored to it; undefined if none could be. */

@@ -71,17 +71,15 @@ export async function readInFlight(
 	const settled = await Promise.allSettled(
 		IN_FLIGHT.map(async (status, index) => await lists.search(status, firsts[index], full)),
 	);
-	const spans: Array<Span[] | 'all' | undefined> = [];
-	for (const search of settled) {
+	const spans = settled.map((search) => {
 		if (search.status === 'rejected') throw search.reason;
-		spans.push(search.value);
-	}
+		return search.value;
+	});
 	const complete = !spans.includes(undefined);
 	const suspects = tracked.filter(([id, { status, createdAt }]) => {
 		const read = spans[listOf(status)] ?? (full && complete ? 'all' : []);
-		const covered =
-			read === 'all' || read.some((s) => s.from.time <= createdAt && createdAt < s.to.time);
-		return covered && !lists.present.has(id);
+		const covered = (span: Span) => span.from.time <= createdAt && createdAt < span.to.time;
+		return !lists.present.has(id) && (read === 'all' || read.some(covered));
 	});
 	return { complete, fullRead: full && complete, suspects: suspects.map(([id]) => id) };
 }
@@ -123,14 +121,9 @@ class InFlightLists {
 	 * The spans read ('all' after a full read), or undefined if it could not finish.
 	 */
 	async search(status: InFlightStatus, first: ReadPage, full: boolean) {
-		const seenOrder = detectOrder(first.items);
-		const order = seenOrder === 'unknown' ? this.ledger.list.order : seenOrder;
-		const reader = new ListReader(
-			this.session,
-			order === 'unknown' ? 'oldest-first' : order,
-			first.total,
-			status,
-		);
+		const seen = detectOrder(first.items);
+		const order = seen === 'unknown' ? this.ledger.list.order : seen;
+		const reader = new ListReader(this.session, order, first.total, status);
 		const spans: Span[] = [];
 		/** Adds what a window covers; false if it covers nothing (one second throughout). */
 		const add = (window: Window, extending?: Span): boolean => {

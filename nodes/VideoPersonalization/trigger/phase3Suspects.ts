@@ -22,14 +22,11 @@ export async function locateSuspects(
 ): Promise<void> {
 	const { order, total } = ledger.list;
 	// Order unknown: every video shares one second; the search then reads the list end to end.
-	const reader = new ListReader(session, order === 'unknown' ? 'oldest-first' : order, total);
+	const reader = new ListReader(session, order, total);
 	const locator = new Locator(reader, ledger, suspects, order !== 'unknown');
 	const byTime = (id: string) => ledger.tracked[id].createdAt;
-	for (const id of suspects.sort((left, right) => byTime(left) - byTime(right))) {
-		if (!locator.remaining.has(id)) continue;
-		const { createdAt, rank } = ledger.tracked[id];
-		if ((await locator.find(id, createdAt, rank)) === 'missing') ledger.missed(id);
-	}
+	for (const id of suspects.sort((left, right) => byTime(left) - byTime(right)))
+		if (locator.remaining.has(id) && (await locator.find(id)) === 'missing') ledger.missed(id);
 }
 
 /** The windows read for the suspects, shared: a window read for one shows every other it holds. */
@@ -64,16 +61,17 @@ class Locator {
 	 * Probes where the suspect should be (its rank, else an estimate; every third probe halves
 	 * instead) until a window reaches its second, then walks on both ways until its whole second is shown.
 	 */
-	async find(id: string, time: number, rank?: number): Promise<'found' | 'missing' | 'unsure'> {
+	async find(id: string): Promise<'found' | 'missing' | 'unsure'> {
 		const { reader } = this;
+		const { createdAt: time, rank } = this.ledger.tracked[id];
 		const found = () => !this.remaining.has(id);
-		const holds = (window: Window) =>
+		const showsSecond = (window: Window) =>
 			reaches(window, time, 'older') && reaches(window, time, 'newer');
 		let [guess, estimates] = [rank, 0];
 		// Every third probe halves: enough to narrow the whole list down to one window, and a few more.
 		const probes = 3 * Math.ceil(Math.log2(reader.total / reader.size + 2)) + 4;
 		for (let probe = 0; probe < probes; probe++) {
-			if (this.windows.some(holds)) return 'missing';
+			if (this.windows.some(showsSecond)) return 'missing';
 			const { low, high } = this.cuts(time);
 			if (guess === undefined) {
 				const halve = estimates === 2;
@@ -81,17 +79,14 @@ class Locator {
 				estimates = halve || low.time === -Infinity ? 0 : estimates + 1;
 			}
 			// A window around the guess, not below what is known to be older.
-			const start = Math.max(
-				low.count,
-				Math.min(guess - reader.size / 2, high.count - reader.size),
-			);
-			const window = this.see(await reader.read(Math.max(0, Math.round(start)), 'newer'));
+			const start = Math.round(Math.min(guess - reader.size / 2, high.count - reader.size));
+			const window = this.see(await reader.read(Math.max(0, low.count, start), 'newer'));
 			guess = undefined;
 			if (found()) return 'found';
 			const { times } = window;
 			const before = !newestEnd(window) && times[times.length - 1] < time;
 			const after = !oldestEnd(window) && times[0] > time;
-			if (!holds(window) && (before || after || times.length === 0)) continue;
+			if (!showsSecond(window) && (before || after || times.length === 0)) continue;
 			for (const direction of ['older', 'newer'] as Direction[]) {
 				const visit = (next: Window) => reaches(this.see(next), time, direction) || found();
 				if (!reaches(window, time, direction) && !(await reader.walk(window, direction, visit)))
@@ -108,7 +103,7 @@ class Locator {
 		const horizon = { time: this.ledger.horizon, count: this.ledger.list.below };
 		let low: Cut = { time: -Infinity, count: 0 };
 		let high: Cut = horizon.time > time ? horizon : { time: Infinity, count: this.reader.total };
-		for (const window of this.windows) {
+		for (const window of this.windows)
 			window.times.forEach((at, index) => {
 				const rank = window.ranks[index];
 				if (at < time && (at > low.time || (at === low.time && rank >= low.count)))
@@ -116,7 +111,6 @@ class Locator {
 				if (at > time && (at < high.time || (at === high.time && rank < high.count)))
 					high = { time: at, count: rank };
 			});
-		}
 		return { low, high };
 	}
 

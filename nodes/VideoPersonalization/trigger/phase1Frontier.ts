@@ -10,10 +10,10 @@ import { ListReader, newestEnd, oldestEnd, OrderChanged, type Window, windowOf }
 export const SETTLE_MS = 1000;
 
 /**
- * How long after its created_at the list may first show a video (a list served from a search
- * index or a replica): 60 s, and 5 s for the time an answer takes to arrive. The horizon also
- * stays this far behind a lower bound of the service's time when the walk began, so a video
- * created before it was listed before every read of the walk (docs/architecture.md).
+ * The listing lag tolerated: how long after its created_at the list may first show a video (a
+ * list served from a search index or a replica): 60 s, and 5 s for an answer to arrive. The
+ * horizon also stays this far behind a lower bound of the service's time when the walk began, so
+ * a video created before it was listed before every read of the walk (docs/architecture.md).
  */
 export const LAG_MS = 65_000;
 
@@ -27,7 +27,7 @@ export type FrontierGoal =
 	| { kind: 'carry-over'; covered: number };
 
 /** Applies a window to the ledger, oldest video first; returns the newest created_at in it. */
-function apply(ledger: Ledger, goal: FrontierGoal, window: Window): number {
+function applyWindow(ledger: Ledger, goal: FrontierGoal, window: Window): number {
 	window.videos.forEach((video, index) => {
 		const [id, createdAt, rank] = [window.ids[index], window.times[index], window.ranks[index]];
 		if (ledger.seen(video, rank)) return;
@@ -112,28 +112,25 @@ async function walkUp(reader: ListReader, ledger: Ledger, goal: FrontierGoal): P
 		window = await reader.read(Math.max(0, window.ranks[0] - reader.size), 'newer');
 	const cap = capOf(reader.session, window.times);
 	let [newest, latest] = [Number.NEGATIVE_INFINITY, window];
+	const moveHorizon = (last: Window, further?: number) => {
+		ledger.advance(Math.min(newest - SETTLE_MS, cap));
+		list.below = belowIn(last, ledger.horizon, further);
+	};
 	const take = (next: Window) => {
-		newest = Math.max(newest, apply(ledger, goal, next));
+		newest = Math.max(newest, applyWindow(ledger, goal, next));
 		latest = next;
 		list.total = next.total;
 		// Everything from the horizon up to this window has been read: the horizon follows.
-		if (goal.kind === 'poll') {
-			ledger.advance(Math.min(newest - SETTLE_MS, cap));
-			list.below = belowIn(next, ledger.horizon, list.below);
-		}
+		if (goal.kind === 'poll') moveHorizon(next, list.below);
 		return false;
 	};
 	take(window);
 	const complete = (await reader.walk(window, 'newer', take)) !== undefined;
-	if (complete && goal.kind !== 'poll') {
-		ledger.advance(Math.min(newest - SETTLE_MS, cap));
-		list.below = belowIn(latest, ledger.horizon);
-	}
+	if (complete && goal.kind !== 'poll') moveHorizon(latest);
 	return complete;
 }
 
 async function walkDown(reader: ListReader, ledger: Ledger): Promise<boolean> {
-	const list = ledger.list;
 	let window = await reader.read(Math.max(0, reader.total - 1), 'older');
 	// The list grew since its total was read: start again from its newest end, wherever it is now.
 	for (let attempt = 0; !newestEnd(window) && attempt < 5; attempt++)
@@ -142,13 +139,13 @@ async function walkDown(reader: ListReader, ledger: Ledger): Promise<boolean> {
 	const cap = capOf(reader.session, window.times);
 	const target = Math.min(Math.max(...window.times) - SETTLE_MS, cap);
 	const reached = (next: Window) => {
-		apply(ledger, { kind: 'activate' }, next);
+		applyWindow(ledger, { kind: 'activate' }, next);
 		return next.times.some((time) => time < target);
 	};
 	const last = reached(window) ? window : await reader.walk(window, 'older', reached);
 	if (!last) return false;
 	ledger.advance(target);
-	[list.total, list.below] = [last.total, belowIn(last, ledger.horizon)];
+	[ledger.list.total, ledger.list.below] = [last.total, belowIn(last, ledger.horizon)];
 	return true;
 }
 
@@ -160,19 +157,19 @@ async function readWholeList(
 	first: ReadPage,
 ): Promise<boolean> {
 	const ids = new Set<string>();
-	let still = true;
+	let heldStill = true;
 	let [newest, cap] = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
 	for (let page = 1; page <= pageCountOf(first.total, first.size); page++) {
 		const read = page === 1 ? first : await session.read(page);
 		const ranks = read.items.map((_, index) => (page - 1) * first.size + index);
 		const window = windowOf(read.items, ranks, { ...read, page, limit: first.size });
-		newest = Math.max(newest, apply(ledger, goal, window));
+		newest = Math.max(newest, applyWindow(ledger, goal, window));
 		if (page === 1) cap = capOf(session, window.times);
 		for (const id of window.ids) ids.add(id);
-		still &&= read.total === first.total;
+		heldStill &&= read.total === first.total;
 	}
 	// Complete only if the list held still: the same total throughout and every video read.
-	const complete = still && ids.size === first.total;
+	const complete = heldStill && ids.size === first.total;
 	if (complete) ledger.advance(Math.min(newest - SETTLE_MS, cap));
 	[ledger.list.total, ledger.list.below] = [first.total, 0];
 	return complete;
