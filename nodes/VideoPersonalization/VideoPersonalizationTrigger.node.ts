@@ -10,7 +10,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { createdAtMs, detectOrder, type FinalStatus, isFinalStatus } from './helpers/videoList';
 import { DEFAULT_TIMEOUT_MS, serviceClient, type ServiceClient } from './transport/client';
 import { isOutOfTime } from './transport/errors';
-import { fetchRestPageAtServiceSize } from './transport/pagination';
+import { pageAtServiceSize, restList } from './transport/pagination';
 import { unplaceable, type VideoEvent } from './trigger/ledger';
 import { pollOnce } from './trigger/poll';
 import {
@@ -42,7 +42,12 @@ function videoPages(api: ServiceClient): PageSource {
 			};
 			// A request that runs out of the poll's time (a long Retry-After) ends the poll's reading:
 			// it commits what it concluded instead of failing.
-			const { page: served, size } = await fetchRestPageAtServiceSize(api, call, page, limit).catch(
+			const { page: served, size } = await pageAtServiceSize(
+				api,
+				restList(call),
+				page,
+				limit,
+			).catch(
 				async (error: unknown) =>
 					await Promise.reject(isOutOfTime(error) ? new OutOfTime() : error),
 			);
