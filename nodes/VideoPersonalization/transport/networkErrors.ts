@@ -1,4 +1,5 @@
 import type { CallContext, CallNotes, Failure } from './call';
+import { parseUrl } from './config';
 import { clean } from './received';
 
 /**
@@ -8,13 +9,9 @@ import { clean } from './received';
 
 /** Which address refused a connection: the host and port dialled, and the IP address the error names if another. */
 function refusedBy(detail: string, context: CallContext): string {
-	let host = '';
-	try {
-		const url = new URL(context.endpoint?.url ?? '');
-		host = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
-	} catch {
-		// No address known: the error's own, if any.
-	}
+	// No address known: the error's own, if any.
+	const url = parseUrl(context.endpoint?.url ?? '');
+	const host = url ? `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}` : '';
 	const ip = /ECONNREFUSED (\S+)/.exec(detail)?.[1];
 	if (ip && ip !== host) return host ? `${host} (${ip})` : ip;
 	return host || 'the address';
@@ -66,12 +63,8 @@ function ssrfMessage(
 ) {
 	const admin =
 		'An n8n administrator sets this in the environment of every n8n process, workers included (README, "Security").';
-	let host = '';
-	try {
-		host = new URL(endpoint?.url ?? '').hostname.replace(/^\[|\]$/g, '');
-	} catch {
-		// No address known: name what n8n named.
-	}
+	// No address known: name what n8n named.
+	const host = parseUrl(endpoint?.url ?? '')?.hostname.replace(/^\[|\]$/g, '') ?? '';
 	const named = host && host !== ip && !/^[\d.]+$|:/.test(host) ? host : undefined;
 	// The message names the setting: n8n shows only the message when a trigger fails to activate.
 	if (blockedHostname)

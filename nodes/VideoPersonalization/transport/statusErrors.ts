@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { ASSET_RULES, ASSET_TYPES } from '../helpers/uploadRules';
 import type { CallContext, CallNotes, DescribedFailure, Failure, GraphqlErrorEntry } from './call';
+import { parseUrl } from './config';
 import { headerText } from './headers';
 import { clean, looksLikeHtml, serverMessage, serviceSaid } from './received';
 
@@ -27,13 +28,9 @@ function pageNote({ body, headers }: { body: unknown; headers: IDataObject }): s
 	return /html/i.test(headerText(headers, 'content-type') ?? '') ? html : '';
 }
 
-/** Where a redirect led: its origin, or "another address". */
+/** Where a redirect led: its origin, or "another address" (a relative or missing Location). */
 function redirectTarget(headers: IDataObject): string {
-	try {
-		return new URL(headerText(headers, 'location') ?? '').origin;
-	} catch {
-		return 'another address'; // a relative or missing Location: say nothing more precise
-	}
+	return parseUrl(headerText(headers, 'location') ?? '')?.origin ?? 'another address';
 }
 
 /** An HTTP status outside 2xx, in the call's words. */
