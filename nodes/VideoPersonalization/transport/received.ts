@@ -25,7 +25,8 @@ export function clean(text: string, secrets: string[]): string {
 /** What the service said (cleaned), as the sentence that ends a description; nothing when it said nothing. */
 export const serviceSaid = (text: string): string => (text ? ` The service said: "${text}".` : '');
 
-function asObject(value: unknown): IDataObject | undefined {
+/** The value as a JSON object, or undefined when it is not one (null, an array, text). */
+export function asObject(value: unknown): IDataObject | undefined {
 	return value !== null && typeof value === 'object' && !Array.isArray(value)
 		? (value as IDataObject)
 		: undefined;
