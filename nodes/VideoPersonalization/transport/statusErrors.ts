@@ -4,7 +4,7 @@ import { ASSET_RULES, ASSET_TYPES } from '../helpers/uploadRules';
 import type { CallContext, CallNotes, DescribedFailure, Failure, GraphqlErrorEntry } from './call';
 import { parseUrl } from './config';
 import { headerText } from './headers';
-import { clean, looksLikeHtml, serverMessage, serviceSaid } from './received';
+import { bodySaid, clean, looksLikeHtml, serviceSaid } from './received';
 
 /** The messages of an answer that refuses a call: an HTTP status outside 2xx, or GraphQL errors (errors.ts words the rest). */
 
@@ -41,7 +41,7 @@ export function httpMessage(
 ): DescribedFailure {
 	const { status } = failure;
 	const { action, endpoint } = context;
-	const server = serviceSaid(clean(serverMessage(failure.body) ?? '', context.secrets));
+	const server = bodySaid(failure.body, context.secrets);
 	if (status >= 300 && status < 400)
 		return {
 			message: `The service answered "${action}" with a redirect (${status}) to ${redirectTarget(failure.headers)}`,
@@ -150,7 +150,7 @@ export function graphqlMessage(
 	const codes = new Set(errors.map((entry) => (entry.code ?? '').toUpperCase()));
 	const known = GRAPHQL_CODES.find(([code]) => codes.has(code));
 	if (known) {
-		const server = serviceSaid(clean(serverMessage(text) ?? '', context.secrets));
+		const server = bodySaid(text, context.secrets);
 		return { ...REFUSALS[known[1]](context, notes, server, known[1]), httpCode: String(known[1]) };
 	}
 	const server = serviceSaid(text);
