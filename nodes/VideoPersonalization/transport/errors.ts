@@ -3,7 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { CallContext, CallNotes, DescribedFailure, Failure } from './call';
 import { shortUrl } from './config';
-import { networkMessage } from './networkErrors';
+import { faultMessage, ssrfMessage } from './networkErrors';
 import { bodySaid, clean, serviceSaid } from './received';
 import { graphqlMessage, httpMessage, notFound } from './statusErrors';
 
@@ -84,8 +84,9 @@ export function describeFailure(failure: Failure, context: CallContext): Describ
 		case 'http':
 			return { ...httpMessage(failure, context, notes), httpCode: String(failure.status) };
 		case 'network':
+			return faultMessage(failure, context, notes);
 		case 'ssrf':
-			return networkMessage(failure, context, notes);
+			return ssrfMessage(failure, context, notes);
 		case 'graphql':
 			return graphqlMessage(failure.errors, context, notes);
 		case 'notFound': {

@@ -18,7 +18,7 @@ function refusedBy(detail: string, context: CallContext): string {
 }
 
 /** A network fault (failure.code: ECONNREFUSED, ENOTFOUND, TIMEOUT, ...), in the call's words. */
-function faultMessage(
+export function faultMessage(
 	failure: Extract<Failure, { kind: 'network' }>,
 	context: CallContext,
 	{ retried, committed, address }: CallNotes,
@@ -56,7 +56,7 @@ function faultMessage(
 }
 
 /** n8n's SSRF protection refused the address: which one, and the setting that allows it. */
-function ssrfMessage(
+export function ssrfMessage(
 	{ ip, blockedHostname }: Extract<Failure, { kind: 'ssrf' }>,
 	{ action, endpoint }: CallContext,
 	{ address }: CallNotes,
@@ -81,15 +81,4 @@ function ssrfMessage(
 		message: `n8n's SSRF protection refused to ${action}: ${target} is a blocked address, so nothing was sent. To allow it, add ${range} to N8N_SSRF_ALLOWED_IP_RANGES and restart n8n`,
 		description: `The address comes from ${address}.${byName} ${admin}`,
 	};
-}
-
-/** The message and description of a call that reached no service. */
-export function networkMessage(
-	failure: Extract<Failure, { kind: 'network' | 'ssrf' }>,
-	context: CallContext,
-	notes: CallNotes,
-): { message: string; description: string } {
-	return failure.kind === 'ssrf'
-		? ssrfMessage(failure, context, notes)
-		: faultMessage(failure, context, notes);
 }
