@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isCount } from '../helpers/answers';
 import { mapWithConcurrency } from '../helpers/pool';
-import type { CallOptions } from './call';
+import type { CallOptions, RestRequest } from './call';
 import type { ServiceClient } from './client';
 import { type GraphqlCall, tryGraphql } from './graphql';
 import {
@@ -109,11 +109,8 @@ export async function getMany<P extends ListPage>(
 	);
 }
 
-export interface RestListRequest extends CallOptions {
-	/** e.g. `/videos` */
-	path: string;
-	qs?: IDataObject;
-}
+/** A REST list's path (e.g. `/videos`) and filter, and what the call is for. */
+export type RestListRequest = CallOptions & Pick<RestRequest, 'path' | 'qs'>;
 
 /** One page of a REST list, checked for the envelope's shape (docs/service-facts.md, "REST lists"). */
 export async function fetchRestPage(
