@@ -42,21 +42,16 @@ function videoPages(api: ServiceClient): PageSource {
 			};
 			// A request that runs out of the poll's time (a long Retry-After) ends the poll's reading:
 			// it commits what it concluded instead of failing.
-			const { page: served, size } = await pageAtServiceSize(
-				api,
-				restList(call),
-				page,
-				limit,
-			).catch(
+			const listed = await pageAtServiceSize(api, restList(call), page, limit).catch(
 				async (error: unknown) =>
 					await Promise.reject(isOutOfTime(error) ? new OutOfTime() : error),
 			);
 			// The poll places every video by its id and created_at: one without them is an answer out of shape.
-			for (const [index, video] of served.items.entries()) {
+			for (const [index, video] of listed.page.items.entries()) {
 				const problem = unplaceable(video);
 				if (problem) throw api.error({ kind: 'shape', detail: `data[${index}]: ${problem}` }, call);
 			}
-			return { ...served, limit: size };
+			return { ...listed.page, limit: listed.size };
 		},
 	};
 }
