@@ -10,7 +10,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { type FinalStatus, isFinalStatus } from './helpers/videoList';
 import { DEFAULT_TIMEOUT_MS, serviceClient, type ServiceClient } from './transport/client';
 import { isOutOfTime } from './transport/errors';
-import { fetchRestPageAtServiceSize } from './transport/pagination';
+import { pageAtServiceSize, restList } from './transport/pagination';
 import { unplaceable, type VideoEvent } from './trigger/ledger';
 import { pollOnce } from './trigger/poll';
 import { latestFinished, MIN_REQUEST_MS, OutOfTime, type PageSource } from './trigger/session';
@@ -35,16 +35,16 @@ function videoPages(api: ServiceClient): PageSource {
 			};
 			// A request that runs out of the poll's time (a long Retry-After) ends the poll's reading:
 			// it commits what it concluded instead of failing.
-			const { page: served, size } = await fetchRestPageAtServiceSize(api, call, page, limit).catch(
+			const listed = await pageAtServiceSize(api, restList(call), page, limit).catch(
 				async (error: unknown) =>
 					await Promise.reject(isOutOfTime(error) ? new OutOfTime() : error),
 			);
 			// The poll places every video by its id and created_at: one without them is an answer out of shape.
-			for (const [index, video] of served.items.entries()) {
+			for (const [index, video] of listed.page.items.entries()) {
 				const problem = unplaceable(video);
 				if (problem) throw api.error({ kind: 'shape', detail: `data[${index}]: ${problem}` }, call);
 			}
-			return { ...served, limit: size };
+			return { ...listed.page, limit: listed.size };
 		},
 	};
 }

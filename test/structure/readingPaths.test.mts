@@ -17,7 +17,7 @@ const PATHS: Record<string, Path> = {
 		['VideoPersonalization.node.ts', 'router'],
 		['actions/router.ts', 'execute'],
 		['actions/video/getAll.operation.ts', 'restRecords'],
-		['actions/common.ts', 'restGetMany'],
+		['actions/common.ts', 'getMany'],
 		['transport/pagination.ts', 'sendForObject'],
 		['transport/client.ts', ''],
 	],

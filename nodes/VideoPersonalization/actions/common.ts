@@ -10,7 +10,7 @@ import { optionalText } from '../helpers/answers';
 import { fieldSwitches, type SelectableField } from '../helpers/queries';
 import { DEFAULT_BUDGET_MS, DEFAULT_TIMEOUT_MS, type ServiceClient } from '../transport/client';
 import { graphql } from '../transport/graphql';
-import { graphqlGetMany, type ListSelection, restGetMany } from '../transport/pagination';
+import { getMany, graphqlList, type ListSelection, restList } from '../transport/pagination';
 import type { FindByKey } from './fields';
 
 /** Items handled at once; enough to overlap network waits without flooding the service. */
@@ -175,7 +175,7 @@ export async function getRecords(
 	const variables = readFieldSwitches(ctx, itemIndex, fields);
 	const timeoutMs = readTimeoutMs(ctx, itemIndex);
 	const request = { ...list, variables, itemIndex, timeoutMs };
-	const records = await graphqlGetMany(api, request, readSelection(ctx, itemIndex));
+	const records = await getMany(api, graphqlList(request), readSelection(ctx, itemIndex));
 	return records.map((json) => ({ json }));
 }
 
@@ -187,7 +187,7 @@ export async function restRecords(
 	list: { path: string; qs: IDataObject; action: string },
 ): Promise<INodeExecutionData[]> {
 	const request = { ...list, itemIndex, timeoutMs: readTimeoutMs(ctx, itemIndex) };
-	const records = await restGetMany(api, request, readSelection(ctx, itemIndex));
+	const records = await getMany(api, restList(request), readSelection(ctx, itemIndex));
 	return records.map((json) => ({ json }));
 }
 

@@ -10,10 +10,13 @@ import { fetchTemplateFields } from '../actions/template/locator';
 import { TEMPLATE_SEARCH_QUERY } from '../helpers/queries';
 import { serviceClient, type ServiceClient } from '../transport/client';
 import {
-	fetchGraphqlPageAtServiceSize,
-	fetchRestPageAtServiceSize,
 	GRAPHQL_PAGE_SIZE,
+	graphqlList,
+	pageAtServiceSize,
 	REST_MAX_PAGE_SIZE,
+	type Listed,
+	restList,
+	type RestPage,
 } from '../transport/pagination';
 
 /** Templates per picker page, when the service takes that many (transport/pagination.ts finds out). */
@@ -63,15 +66,15 @@ export async function searchTemplates(
 ): Promise<INodeListSearchResult> {
 	const { page, size: tokenSize } = readPageToken(paginationToken);
 	const api = await serviceClient(this);
-	const listed = await fetchGraphqlPageAtServiceSize(
+	const listed = await pageAtServiceSize(
 		api,
-		{
+		graphqlList({
 			query: TEMPLATE_SEARCH_QUERY,
 			field: 'videoTemplates',
 			filter: filter ? { search: filter } : {},
 			variables: {},
 			action: 'list templates for the picker',
-		},
+		}),
 		page,
 		Math.min(tokenSize ?? SEARCH_PAGE_SIZE, GRAPHQL_PAGE_SIZE),
 	).catch((error: NodeApiError) => {
@@ -104,7 +107,7 @@ export async function searchAssets(
 ): Promise<INodeListSearchResult> {
 	const api = await serviceClient(this);
 	const needle = (filter ?? '').trim().toLowerCase();
-	const request = { path: '/assets', action: 'list assets for the picker' };
+	const assets = restList({ path: '/assets', action: 'list assets for the picker' });
 	const isMatch = (asset: IDataObject) =>
 		String(asset.name ?? '')
 			.toLowerCase()
@@ -116,7 +119,7 @@ export async function searchAssets(
 	let size = token.size ?? REST_MAX_PAGE_SIZE;
 	for (let read = 0; read < maxPages && page !== null; read++) {
 		if (matches.length >= ASSET_SEARCH_ENOUGH) break;
-		const result = await fetchRestPageAtServiceSize(api, request, page, size);
+		const result: Listed<RestPage> = await pageAtServiceSize(api, assets, page, size);
 		size = result.size;
 		matches.push(...result.page.items.filter(isMatch));
 		page = result.page.nextPage;

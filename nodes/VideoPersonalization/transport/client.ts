@@ -19,6 +19,7 @@ import { parseServiceConfig, type ServiceConfig } from './config';
 import { toNodeApiError } from './errors';
 import { gateFor, type KeyGate } from './gate';
 import { sharedWhileFresh } from './lookups';
+import { asObject } from './received';
 import { cancelSignal, pause, type SendAttempt, type Sending, sendWithRetries } from './request';
 
 export type { CallOptions, RestRequest } from './call';
@@ -110,8 +111,8 @@ export class ServiceClient {
 	/** A JSON object from a 2xx answer, or a clear error when the body is something else. */
 	bodyObject(response: ApiResponse, call: CallOptions | ServiceRequest): IDataObject {
 		const { body } = response;
-		if (body !== null && typeof body === 'object' && !Array.isArray(body))
-			return body as IDataObject;
+		const object = asObject(body);
+		if (object) return object;
 		const got =
 			typeof body === 'string'
 				? `Expected JSON, got ${body.trim().startsWith('<') ? 'an HTML page' : 'text'}`

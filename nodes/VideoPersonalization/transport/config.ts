@@ -37,17 +37,22 @@ export function isLoopbackHost(hostname: string): boolean {
 	return LOOPBACK_HOSTS.has(hostname.toLowerCase()) || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
+/** `raw` as an address (against `base`, if given), or undefined when it is not one. */
+export function parseUrl(raw: string, base?: string): URL | undefined {
+	try {
+		return new URL(raw, base);
+	} catch {
+		return undefined;
+	}
+}
+
 /**
  * Why the node will not fetch a file address the service gave, or undefined when it will: the Base
  * URL's rule (https, or http on this machine), so an answer cannot point the node into a network.
  */
 export function fileUrlProblem(raw: string): string | undefined {
-	let url: URL;
-	try {
-		url = new URL(raw);
-	} catch {
-		return 'is not a valid address';
-	}
+	const url = parseUrl(raw);
+	if (!url) return 'is not a valid address';
 	if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname)))
 		return undefined;
 	return url.protocol === 'http:'
@@ -58,12 +63,8 @@ export function fileUrlProblem(raw: string): string | undefined {
 function parseHttpUrl(raw: string, label: string): { ok: true; url: URL } | Refused {
 	const invalid = () =>
 		refused(`${label} "${raw}" is not a valid address. Example: https://api.example.com/v1`);
-	let url: URL;
-	try {
-		url = new URL(raw);
-	} catch {
-		return invalid();
-	}
+	const url = parseUrl(raw);
+	if (!url) return invalid();
 	if (url.protocol !== 'https:' && url.protocol !== 'http:')
 		return refused(`${label} must start with https://`);
 	if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { CallOptions } from './call';
 import type { ServiceClient } from './client';
-import { fileUrlProblem, shortUrl } from './config';
+import { fileUrlProblem, parseUrl, shortUrl } from './config';
 import { headerText } from './headers';
 import { discardStream } from './request';
 
@@ -63,11 +63,8 @@ export async function downloadToBinary(
 			throw new NodeOperationError(ctx.getNode(), message, { itemIndex: file.itemIndex });
 		}
 		redirectedFrom = url;
-		try {
-			url = new URL(location, url).href;
-		} catch {
-			url = location; // refused above as not a valid address
-		}
+		// Not an address: refused above as not a valid address.
+		url = parseUrl(location, url)?.href ?? location;
 	}
 }
 

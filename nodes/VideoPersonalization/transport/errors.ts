@@ -3,8 +3,8 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { CallContext, CallNotes, DescribedFailure, Failure } from './call';
 import { shortUrl } from './config';
-import { networkMessage } from './networkErrors';
-import { clean, serverMessage, serviceSaid } from './received';
+import { faultMessage, ssrfMessage } from './networkErrors';
+import { bodySaid, clean, serviceSaid } from './received';
 import { graphqlMessage, httpMessage, notFound } from './statusErrors';
 
 /**
@@ -54,9 +54,7 @@ function outOfTimeMessage(
 		const advice = setting
 			? `To wait for it, set ${setting} to ${minutes} or more; or run again later.`
 			: 'Run again later.';
-		const server = serviceSaid(
-			clean(limited ? (serverMessage(limited.body) ?? '') : '', context.secrets),
-		);
+		const server = limited ? bodySaid(limited.body, context.secrets) : '';
 		return {
 			message: `The service asked to wait ${duration(askedMs)} before it takes the request to ${action} (429): longer than the time budget of ${budget}`,
 			description: `${advice}${callNotes(context).retried}${server}`,
@@ -86,8 +84,9 @@ export function describeFailure(failure: Failure, context: CallContext): Describ
 		case 'http':
 			return { ...httpMessage(failure, context, notes), httpCode: String(failure.status) };
 		case 'network':
+			return faultMessage(failure, context, notes);
 		case 'ssrf':
-			return networkMessage(failure, context, notes);
+			return ssrfMessage(failure, context, notes);
 		case 'graphql':
 			return graphqlMessage(failure.errors, context, notes);
 		case 'notFound': {

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { CallOptions, GraphqlErrorEntry, ServiceRequest } from './call';
 import type { ServiceClient } from './client';
+import { asObject } from './received';
 
 /** A query under `viewer`: constant text, with what the user typed only in its variables. */
 export interface GraphqlCall extends CallOptions {
@@ -12,24 +13,18 @@ export interface GraphqlCall extends CallOptions {
 function graphqlErrors(body: IDataObject): GraphqlErrorEntry[] {
 	if (!Array.isArray(body.errors)) return [];
 	return body.errors.map((entry) => {
-		const error = (entry ?? {}) as IDataObject;
-		const extensions = (error.extensions ?? {}) as IDataObject;
+		const error = asObject(entry);
+		const code = asObject(error?.extensions)?.code;
 		return {
-			message: String(error.message ?? 'Unknown error'),
-			code: typeof extensions.code === 'string' ? extensions.code : undefined,
+			message: String(error?.message ?? 'Unknown error'),
+			code: typeof code === 'string' ? code : undefined,
 		};
 	});
 }
 
 /** Many GraphQL servers answer a query they reject with 400 or 422 and an `errors` list. */
-function isGraphqlRejection(status: number, body: unknown): boolean {
-	return (
-		(status === 400 || status === 422) &&
-		body !== null &&
-		typeof body === 'object' &&
-		Array.isArray((body as IDataObject).errors)
-	);
-}
+const isGraphqlRejection = (status: number, body: unknown): boolean =>
+	(status === 400 || status === 422) && Array.isArray(asObject(body)?.errors);
 
 type GraphqlOutcome =
 	| { ok: true; viewer: IDataObject }

@@ -1,4 +1,5 @@
 import type { CallContext, CallNotes, Failure } from './call';
+import { parseUrl } from './config';
 import { clean } from './received';
 
 /**
@@ -8,20 +9,16 @@ import { clean } from './received';
 
 /** Which address refused a connection: the host and port dialled, and the IP address the error names if another. */
 function refusedBy(detail: string, context: CallContext): string {
-	let host = '';
-	try {
-		const url = new URL(context.endpoint?.url ?? '');
-		host = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
-	} catch {
-		// No address known: the error's own, if any.
-	}
+	// No address known: the error's own, if any.
+	const url = parseUrl(context.endpoint?.url ?? '');
+	const host = url ? `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}` : '';
 	const ip = /ECONNREFUSED (\S+)/.exec(detail)?.[1];
 	if (ip && ip !== host) return host ? `${host} (${ip})` : ip;
 	return host || 'the address';
 }
 
 /** A network fault (failure.code: ECONNREFUSED, ENOTFOUND, TIMEOUT, ...), in the call's words. */
-function faultMessage(
+export function faultMessage(
 	failure: Extract<Failure, { kind: 'network' }>,
 	context: CallContext,
 	{ retried, committed, address }: CallNotes,
@@ -59,19 +56,15 @@ function faultMessage(
 }
 
 /** n8n's SSRF protection refused the address: which one, and the setting that allows it. */
-function ssrfMessage(
+export function ssrfMessage(
 	{ ip, blockedHostname }: Extract<Failure, { kind: 'ssrf' }>,
 	{ action, endpoint }: CallContext,
 	{ address }: CallNotes,
 ) {
 	const admin =
 		'An n8n administrator sets this in the environment of every n8n process, workers included (README, "Security").';
-	let host = '';
-	try {
-		host = new URL(endpoint?.url ?? '').hostname.replace(/^\[|\]$/g, '');
-	} catch {
-		// No address known: name what n8n named.
-	}
+	// No address known: name what n8n named.
+	const host = parseUrl(endpoint?.url ?? '')?.hostname.replace(/^\[|\]$/g, '') ?? '';
 	const named = host && host !== ip && !/^[\d.]+$|:/.test(host) ? host : undefined;
 	// The message names the setting: n8n shows only the message when a trigger fails to activate.
 	if (blockedHostname)
@@ -88,15 +81,4 @@ function ssrfMessage(
 		message: `n8n's SSRF protection refused to ${action}: ${target} is a blocked address, so nothing was sent. To allow it, add ${range} to N8N_SSRF_ALLOWED_IP_RANGES and restart n8n`,
 		description: `The address comes from ${address}.${byName} ${admin}`,
 	};
-}
-
-/** The message and description of a call that reached no service. */
-export function networkMessage(
-	failure: Extract<Failure, { kind: 'network' | 'ssrf' }>,
-	context: CallContext,
-	notes: CallNotes,
-): { message: string; description: string } {
-	return failure.kind === 'ssrf'
-		? ssrfMessage(failure, context, notes)
-		: faultMessage(failure, context, notes);
 }

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isCount } from '../helpers/answers';
+import type { ServiceClient } from './client';
 
 /** What a page is, and the arithmetic and checks of paging, pure (pagination.ts fetches the pages). */
 
@@ -139,7 +140,7 @@ export interface Refusal {
 export interface ListStyle<P extends ListPage> {
 	sizeKey: string;
 	maxSize: number;
-	fetch(page: number, size: number): Promise<P | Refusal>;
+	fetch(api: ServiceClient, page: number, size: number): Promise<P | Refusal>;
 }
 
 /** A query-style page, which says how many pages the list has. */

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isCount } from '../helpers/answers';
 import { mapWithConcurrency } from '../helpers/pool';
-import type { CallOptions } from './call';
+import type { CallOptions, RestRequest } from './call';
 import type { ServiceClient } from './client';
 import { type GraphqlCall, tryGraphql } from './graphql';
 import {
@@ -32,26 +32,29 @@ export const GRAPHQL_PAGE_SIZE = 100;
 /** Pages in flight once the total is known: enough to hide a real service's latency (BENCHMARKS.md). */
 export const PAGE_CONCURRENCY = 10;
 
+/** A list page, and the size the service serves it at. */
+export type Listed<P extends ListPage> = { page: P; size: number };
+
 /**
  * A page at the size this service serves: the size learnt earlier in the execution (or `wanted`,
  * at most the style's maximum); a size the server refuses is tried smaller (a query-style list
  * may say "at most 25"); then the size the server really served (it may cap silently or report
  * a smaller `limit`), remembered for the list's later pages and the rest of the execution.
  */
-async function atServiceSize<P extends ListPage>(
+export async function pageAtServiceSize<P extends ListPage>(
 	api: ServiceClient,
 	list: ListStyle<P>,
 	page: number,
-	wanted: number,
-): Promise<{ page: P; size: number }> {
+	wanted = list.maxSize,
+): Promise<Listed<P>> {
 	const known = api.pageSizes.get(list.sizeKey);
 	let asked = Math.max(1, Math.min(wanted, list.maxSize, known ?? list.maxSize));
-	let result = await list.fetch(page, asked);
+	let result = await list.fetch(api, page, asked);
 	while (refused(result)) {
 		if (result.smaller === undefined) throw result.raise();
 		asked = result.smaller;
 		api.pageSizes.set(list.sizeKey, asked);
-		result = await list.fetch(page, asked);
+		result = await list.fetch(api, page, asked);
 	}
 	const remaining = result.total - (page - 1) * asked;
 	const size = servedPageSize(asked, result.limit, result.items.length, remaining);
@@ -64,13 +67,13 @@ async function atServiceSize<P extends ListPage>(
  * needed are then fetched in parallel; if the list grew meanwhile, Return All follows the next
  * page to the end.
  */
-async function getMany<P extends ListPage>(
+export async function getMany<P extends ListPage>(
 	api: ServiceClient,
 	list: ListStyle<P>,
 	selection: ListSelection,
 ): Promise<IDataObject[]> {
 	const wanted = firstPageSize(selection, list.maxSize);
-	const { page: first, size } = await atServiceSize(api, list, 1, wanted);
+	const { page: first, size } = await pageAtServiceSize(api, list, 1, wanted);
 	if (first.nextPage === null || (!selection.returnAll && first.items.length >= selection.limit)) {
 		return mergePages([first.items], selection);
 	}
@@ -79,7 +82,7 @@ async function getMany<P extends ListPage>(
 	let fetched = 1;
 	// A page after the first, at the size the first one found.
 	const fetchPage = async (page: number) => {
-		const served = await list.fetch(page, size);
+		const served = await list.fetch(api, page, size);
 		if (refused(served)) throw served.raise();
 		fetched++;
 		return served;
@@ -106,11 +109,8 @@ async function getMany<P extends ListPage>(
 	);
 }
 
-export interface RestListRequest extends CallOptions {
-	/** e.g. `/videos` */
-	path: string;
-	qs?: IDataObject;
-}
+/** A REST list's path (e.g. `/videos`) and filter, and what the call is for. */
+export type RestListRequest = CallOptions & Pick<RestRequest, 'path' | 'qs'>;
 
 /** One page of a REST list, checked for the envelope's shape (docs/service-facts.md, "REST lists"). */
 export async function fetchRestPage(
@@ -146,32 +146,12 @@ export async function fetchRestPage(
 	return { ...served, nextPage: nextPage === undefined ? inferred : (nextPage as number | null) };
 }
 
-function restList(api: ServiceClient, request: RestListRequest): ListStyle<RestPage> {
-	return {
-		sizeKey: `rest:${request.path}`,
-		maxSize: REST_MAX_PAGE_SIZE,
-		fetch: async (page, size) => await fetchRestPage(api, request, page, size),
-	};
-}
-
-/** A REST list page at the size this service serves (Get Many, the Asset picker, Wait for Completion, the trigger). */
-export async function fetchRestPageAtServiceSize(
-	api: ServiceClient,
-	request: RestListRequest,
-	page: number,
-	wanted: number = REST_MAX_PAGE_SIZE,
-): Promise<{ page: RestPage; size: number }> {
-	return await atServiceSize(api, restList(api, request), page, wanted);
-}
-
-/** Get Many over a REST list. */
-export async function restGetMany(
-	api: ServiceClient,
-	request: RestListRequest,
-	selection: ListSelection,
-): Promise<IDataObject[]> {
-	return await getMany(api, restList(api, request), selection);
-}
+/** A REST list (Get Many, the Asset picker, Wait for Completion, the trigger). */
+export const restList = (request: RestListRequest): ListStyle<RestPage> => ({
+	sizeKey: `rest:${request.path}`,
+	maxSize: REST_MAX_PAGE_SIZE,
+	fetch: async (api, page, size) => await fetchRestPage(api, request, page, size),
+});
 
 /**
  * A constant query taking `$filter` and selecting `viewer.<field> { items ... total page limit
@@ -210,32 +190,12 @@ async function fetchGraphqlPage(
 	return { items, total, page, limit: served, pages, nextPage: page < pages ? page + 1 : null };
 }
 
-function graphqlList(api: ServiceClient, request: GraphqlListRequest): ListStyle<GraphqlPage> {
-	return {
-		sizeKey: request.field,
-		maxSize: GRAPHQL_PAGE_SIZE,
-		fetch: async (page, size) => await fetchGraphqlPage(api, request, page, size),
-	};
-}
-
 /**
- * A query-style list page at a size this service accepts: the largest page size is not stated,
- * so a refused size is retried smaller (Get Many, the Template picker).
+ * A query-style list (Get Many, the Template picker): its largest page size is not stated, so a
+ * refused size is retried smaller.
  */
-export async function fetchGraphqlPageAtServiceSize(
-	api: ServiceClient,
-	request: GraphqlListRequest,
-	page: number,
-	wanted: number = GRAPHQL_PAGE_SIZE,
-): Promise<{ page: GraphqlPage; size: number }> {
-	return await atServiceSize(api, graphqlList(api, request), page, wanted);
-}
-
-/** Get Many over a query-style list. */
-export async function graphqlGetMany(
-	api: ServiceClient,
-	request: GraphqlListRequest,
-	selection: ListSelection,
-): Promise<IDataObject[]> {
-	return await getMany(api, graphqlList(api, request), selection);
-}
+export const graphqlList = (request: GraphqlListRequest): ListStyle<GraphqlPage> => ({
+	sizeKey: request.field,
+	maxSize: GRAPHQL_PAGE_SIZE,
+	fetch: async (api, page, size) => await fetchGraphqlPage(api, request, page, size),
+});

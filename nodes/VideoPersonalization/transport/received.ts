@@ -25,7 +25,12 @@ export function clean(text: string, secrets: string[]): string {
 /** What the service said (cleaned), as the sentence that ends a description; nothing when it said nothing. */
 export const serviceSaid = (text: string): string => (text ? ` The service said: "${text}".` : '');
 
-function asObject(value: unknown): IDataObject | undefined {
+/** The same sentence for an answer's body, whatever its shape (serverMessage). */
+export const bodySaid = (body: unknown, secrets: string[]): string =>
+	serviceSaid(clean(serverMessage(body) ?? '', secrets));
+
+/** The value as a JSON object, or undefined when it is not one (null, an array, text). */
+export function asObject(value: unknown): IDataObject | undefined {
 	return value !== null && typeof value === 'object' && !Array.isArray(value)
 		? (value as IDataObject)
 		: undefined;

@@ -3,6 +3,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { ApiContext, ApiResponse, CallContext, Failure, ServiceRequest } from './call';
 import { toNodeApiError } from './errors';
+import { parseUrl } from './config';
 import type { KeyGate } from './gate';
 import { headerText, parseRetryAfter } from './headers';
 import { DEFAULT_RETRY_POLICY, isRetryable, mayHaveBeenCarriedOut, retryDelayMs } from './retry';
@@ -49,13 +50,9 @@ export function discardStream(body: unknown): void {
 	if (isStream(body)) body.destroy();
 }
 
-/** host:port of the address a call goes to. */
+/** host:port of the address a call goes to; none known: '', treated as one that never answered. */
 function hostOf(call: Sending): string {
-	try {
-		return new URL(call.endpoint?.url ?? '').host;
-	} catch {
-		return ''; // no address known: treated as one that never answered
-	}
+	return parseUrl(call.endpoint?.url ?? '')?.host ?? '';
 }
 
 function retryAfterOf(failure: Failure): string | undefined {

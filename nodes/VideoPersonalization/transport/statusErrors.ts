@@ -2,8 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { ASSET_RULES, ASSET_TYPES } from '../helpers/uploadRules';
 import type { CallContext, CallNotes, DescribedFailure, Failure, GraphqlErrorEntry } from './call';
+import { parseUrl } from './config';
 import { headerText } from './headers';
-import { clean, looksLikeHtml, serverMessage, serviceSaid } from './received';
+import { bodySaid, clean, looksLikeHtml, serviceSaid } from './received';
 
 /** The messages of an answer that refuses a call: an HTTP status outside 2xx, or GraphQL errors (errors.ts words the rest). */
 
@@ -27,13 +28,9 @@ function pageNote({ body, headers }: { body: unknown; headers: IDataObject }): s
 	return /html/i.test(headerText(headers, 'content-type') ?? '') ? html : '';
 }
 
-/** Where a redirect led: its origin, or "another address". */
+/** Where a redirect led: its origin, or "another address" (a relative or missing Location). */
 function redirectTarget(headers: IDataObject): string {
-	try {
-		return new URL(headerText(headers, 'location') ?? '').origin;
-	} catch {
-		return 'another address'; // a relative or missing Location: say nothing more precise
-	}
+	return parseUrl(headerText(headers, 'location') ?? '')?.origin ?? 'another address';
 }
 
 /** An HTTP status outside 2xx, in the call's words. */
@@ -44,7 +41,7 @@ export function httpMessage(
 ): DescribedFailure {
 	const { status } = failure;
 	const { action, endpoint } = context;
-	const server = serviceSaid(clean(serverMessage(failure.body) ?? '', context.secrets));
+	const server = bodySaid(failure.body, context.secrets);
 	if (status >= 300 && status < 400)
 		return {
 			message: `The service answered "${action}" with a redirect (${status}) to ${redirectTarget(failure.headers)}`,
@@ -153,7 +150,7 @@ export function graphqlMessage(
 	const codes = new Set(errors.map((entry) => (entry.code ?? '').toUpperCase()));
 	const known = GRAPHQL_CODES.find(([code]) => codes.has(code));
 	if (known) {
-		const server = serviceSaid(clean(serverMessage(text) ?? '', context.secrets));
+		const server = bodySaid(text, context.secrets);
 		return { ...REFUSALS[known[1]](context, notes, server, known[1]), httpCode: String(known[1]) };
 	}
 	const server = serviceSaid(text);

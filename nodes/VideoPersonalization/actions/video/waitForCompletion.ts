@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import type { ServiceClient } from '../../transport/client';
 import { downloadToBinary, keepVideoWithError } from '../../transport/download';
-import { fetchRestPage, fetchRestPageAtServiceSize } from '../../transport/pagination';
+import { fetchRestPage, pageAtServiceSize, restList } from '../../transport/pagination';
 import {
 	createdAtMs,
 	detectOrder,
@@ -48,7 +48,7 @@ async function scanForVideos(
 			if (wanted.has(id)) found.set(id, video);
 		}
 	};
-	const { page: first, size } = await fetchRestPageAtServiceSize(api, request, 1);
+	const { page: first, size } = await pageAtServiceSize(api, restList(request), 1);
 	take(first.items);
 	const order = knownOrder === 'unknown' ? detectOrder(first.items) : knownOrder;
 	const pastOldestWanted = (items: IDataObject[]) =>
