@@ -103,7 +103,8 @@ learnable bound below (the least time any client that is not told the limit need
 is in the table's title. The controller is also tested in simulated time against every limiter shape, in seconds
 (test/nodes/VideoPersonalization/transport/pacer.test.mts, bucketSimulation.mts); the design is in docs/architecture.md
 ("Pacing"). Each run's pace over time is drawn in \`bench/results/rate-limit/*.svg\`; those of the changing limits and of
-the workers are in \`docs/rate-limit/\` and shown below the table.`,
+the workers are in \`docs/rate-limit/\` and shown below the table. Runs share the machine (the load average is in
+the Command line): the reference client's rows show what the load cost, since it learns nothing.`,
 };
 
 /** The trigger's situations, each beside the same poll with the full read of the in-flight lists. */
