@@ -63,11 +63,9 @@ describe('a list that shows new videos 1 to 60 s late (issue 28)', () => {
 			sandbox.clock.now(),
 		];
 		sandbox.clock.now = () => manualNow() + realNow() - realStart;
-		hostClock = jest
-			.spyOn(Date, 'now')
-			.mockImplementation(
-				() => realStart + manualNow() - start + 10 * MINUTE + realNow() - realStart,
-			);
+		// The host's clock is the sandbox's, shifted to real time and then 10 minutes ahead.
+		const hostAhead = realStart - start + 10 * MINUTE;
+		hostClock = jest.spyOn(Date, 'now').mockImplementation(() => sandbox.clock.now() + hostAhead);
 	});
 	afterEach(async () => {
 		hostClock.mockRestore();
