@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
-import { LAG_MS } from '../../../nodes/VideoPersonalization/trigger/phase1Frontier.ts';
+import { LAG_MS } from '../../../nodes/VideoPersonalization/trigger/ledger.ts';
 import { forgetPacing, pollTrigger } from '../../harness/engine.mts';
 
 const MINUTE = 60_000;
