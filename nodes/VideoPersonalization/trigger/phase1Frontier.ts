@@ -111,9 +111,6 @@ async function walkUp(reader: ListReader, ledger: Ledger, goal: FrontierGoal): P
 	const aboveHorizon = () => window.times.every((time) => time >= ledger.horizon);
 	while (goal.kind === 'poll' && !oldestEnd(window) && aboveHorizon())
 		window = await reader.read(Math.max(0, window.ranks[0] - reader.size), 'newer');
-	// More videos older than the horizon than the last poll counted: listed since, late.
-	const rankNow = rankOf([window], ledger.horizon);
-	if (goal.kind === 'poll' && rankNow !== undefined) ledger.appearedBelow(rankNow - list.below);
 	const cap = capOf(reader.session, ledger, window.times);
 	let newest = Number.NEGATIVE_INFINITY;
 	const read: Window[] = [];
@@ -123,9 +120,15 @@ async function walkUp(reader: ListReader, ledger: Ledger, goal: FrontierGoal): P
 		while (read.length > 1 && read[0].times.every((time) => time < ledger.horizon)) read.shift();
 		list.below = rankOf(read, ledger.horizon) ?? list.below; // unknown: the horizon did not move
 	};
+	let counted = goal.kind !== 'poll';
 	const take = (next: Window) => {
-		newest = Math.max(newest, applyWindow(ledger, goal, next));
 		read.push(next);
+		// More videos older than the horizon than the last poll counted (at the first read that
+		// shows how many, before the horizon moves): the list showed them since, late.
+		const rankNow = counted ? undefined : rankOf(read, ledger.horizon);
+		if (rankNow !== undefined) ledger.appearedBelow(rankNow - list.below);
+		counted ||= rankNow !== undefined;
+		newest = Math.max(newest, applyWindow(ledger, goal, next));
 		list.total = next.total;
 		// Everything from the horizon up to this window has been read: the horizon follows.
 		if (goal.kind === 'poll') moveHorizon();
