@@ -17,9 +17,6 @@ export const LAG_MS = 65_000;
 /** The most it grows to: each poll of a busy account reads this much of the list again. */
 export const MAX_LAG_MS = 15 * 60_000;
 
-/** A video the poll cannot place in the list (no readable id or created_at): the answer is out of shape. */
-export class UnplaceableVideo extends Error {}
-
 /** Why a listed video cannot be placed in the list (no id or no readable created_at), if it cannot. */
 export function unplaceable(video: IDataObject): string | undefined {
 	const id = video.id;
@@ -33,7 +30,7 @@ export function unplaceable(video: IDataObject): string | undefined {
 /** The id and created_at (ms) of a listed video; both are needed to place it, so neither is guessed. */
 export function placeVideo(video: IDataObject): { id: string; createdAt: number } {
 	const problem = unplaceable(video);
-	if (problem) throw new UnplaceableVideo(problem);
+	if (problem) throw new Error(problem); // an answer out of shape
 	return { id: String(video.id), createdAt: Date.parse(String(video.created_at)) };
 }
 
