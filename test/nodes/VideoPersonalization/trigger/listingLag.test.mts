@@ -9,39 +9,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox } from '../../../../sandbox/index.mts';
 import { Rng } from '../../../../sandbox/rng.mts';
-import { capturedLogs, pollTrigger } from '../../../harness/engine.mts';
+import { capturedLogs } from '../../../harness/engine.mts';
+import { byStatus, SandboxTrigger } from '../../../harness/trigger.mts';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
-
-/** Static data in memory between polls; saved (as JSON) only when a poll emits, as n8n's legacy scheduler does. */
-class Trigger {
-	staticData: IDataObject = {};
-
-	saved = '{}';
-
-	readonly events = new Map<string, number>();
-
-	constructor(private readonly sandbox: Sandbox) {}
-
-	async poll(): Promise<void> {
-		const result = await pollTrigger({
-			parameters: { events: ['published', 'failed'] },
-			credentials: { apiKey: this.sandbox.keys.user, baseUrl: this.sandbox.baseUrl },
-			staticData: this.staticData,
-		});
-		const items = result?.[0] ?? [];
-		for (const item of items) {
-			const key = `${String(item.json.id)}:${String(item.json.status)}`;
-			this.events.set(key, (this.events.get(key) ?? 0) + 1);
-		}
-		if (items.length > 0 || this.saved === '{}') this.saved = JSON.stringify(this.staticData);
-	}
-
-	restart(): void {
-		this.staticData = JSON.parse(this.saved) as IDataObject;
-	}
-}
 
 describe('a list that shows new videos late (issue 28)', () => {
 	let sandbox: Sandbox;
@@ -76,7 +48,7 @@ describe('a list that shows new videos late (issue 28)', () => {
 
 	it('1 to 60 s: emits every video that finishes, none twice, on a busy account', async () => {
 		await startLagging(60 * SECOND);
-		const trigger = new Trigger(sandbox);
+		const trigger = new SandboxTrigger(sandbox);
 		await trigger.poll();
 		const baseline = sandbox.clock.now();
 		// A busy hour: a video every 6 s or so, most rendering in 12 to 32 s (often finished before
@@ -104,9 +76,8 @@ describe('a list that shows new videos late (issue 28)', () => {
 			if ((video.status === 'published' || video.status === 'failed') && video.finishAt > baseline)
 				expected.set(`${video.id}:${video.status}`, video.id);
 		expect(expected.size).toBeGreaterThan(600);
-		const repeated = [...trigger.events].filter(([, count]) => count > 1).map(([key]) => key);
-		const missed = [...expected.keys()].filter((key) => !trigger.events.has(key));
-		const unexpected = [...trigger.events.keys()].filter((key) => !expected.has(key));
+		const { repeated, missed } = trigger.verdict([...expected.keys()], byStatus);
+		const unexpected = [...trigger.counts(byStatus).keys()].filter((key) => !expected.has(key));
 		expect({ repeated, missed, unexpected }).toEqual({ repeated: [], missed: [], unexpected: [] });
 		// The lags were real: videos listed after one created later was, and finished when first listed.
 		const listedAt = (video: (typeof made)[number]) => sandbox.store.listedAt(video);
@@ -123,7 +94,7 @@ describe('a list that shows new videos late (issue 28)', () => {
 
 	it("up to 3 minutes: n8n's log reports the late videos; none repeated, none lost after 15 minutes", async () => {
 		await startLagging(3 * MINUTE);
-		const trigger = new Trigger(sandbox);
+		const trigger = new SandboxTrigger(sandbox);
 		await trigger.poll();
 		const baseline = sandbox.clock.now();
 		const made = sandbox.store.addVideos(400, {
@@ -141,8 +112,10 @@ describe('a list that shows new videos late (issue 28)', () => {
 		const finished = sandbox.store
 			.listVideos()
 			.filter((video) => ids.has(video.id) && ['published', 'failed'].includes(video.status));
-		const missed = finished.filter((video) => !trigger.events.has(`${video.id}:${video.status}`));
-		const repeated = [...trigger.events].filter(([, count]) => count > 1);
+		const { repeated, missed } = trigger.verdict(
+			finished.map((video) => `${video.id}:${video.status}`),
+			byStatus,
+		);
 		// n8n's log says how many videos the list showed too late, in words a user can search for.
 		const warned = capturedLogs
 			.map((line) =>
@@ -151,7 +124,10 @@ describe('a list that shows new videos late (issue 28)', () => {
 				),
 			)
 			.reduce((sum, match) => sum + (match ? Number(match[1]) : 0), 0);
-		const lateMissed = missed.filter((video) => video.createdAt > baseline + 15 * MINUTE);
+		const createdAt = new Map(
+			finished.map((video) => [`${video.id}:${video.status}`, video.createdAt]),
+		);
+		const lateMissed = missed.filter((key) => (createdAt.get(key) ?? 0) > baseline + 15 * MINUTE);
 		process.stdout.write(
 			`listing lag up to 3 min: ${finished.length} finished, ${missed.length} missed, ${warned} reported; lag allowed now ${JSON.stringify((trigger.staticData.videoTrigger as IDataObject).lag)} ms\n`,
 		);
