@@ -73,7 +73,10 @@ benchmark), the four situations cost 375, 115, 358 and 335 requests. The n8n hos
 \`created_at\` and the time passed on the host's clock (issue 28). Last, late arrivals (issue 28): 10,000 videos on a
 list that shows each new video 1 to 60 s after its \`created_at\` (the sandbox's \`listingLag\`, so it comes in below
 videos listed before it, often already finished), 10 new videos a minute for 30 minutes rendering in 12 to 32 s, a poll
-a minute, then 3 more: requests per poll, and the events lost or repeated (the benchmark fails on any).`,
+a minute, then 3 more: requests per poll, and the events lost or repeated (the benchmark fails on any). Then the same
+with lags of 1 s to 3 minutes, beyond the 65 s the trigger allows at first: the lag it allows follows (issue 28), what
+is lost must be reported in n8n's log (the benchmark fails on a loss not reported, or a repeat), and each poll reads
+as much of the list again as the lag it allows.`,
 	'rate-limit': `The sandbox's rate limiter (sandbox/README.md, "Rate limiter"), one limit per API key, \`Retry-After\` in whole
 seconds rounded up (so 1 s for a bucket at R >= 1, whatever the real wait). **Main mode: no rate-limit headers** (the
 spec shows none, so a real service likely sends only 429 and \`Retry-After\`); the token-bucket cases again with the IETF

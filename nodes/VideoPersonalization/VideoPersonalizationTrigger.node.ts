@@ -124,6 +124,11 @@ export class VideoPersonalizationTrigger implements INodeType {
 			this.logger.warn(
 				`Video Personalization Trigger: video "${id}" left the render queue and could not be found again (deleted?)`,
 			);
+		const { late, state } = run.outcome;
+		if (late)
+			this.logger.warn(
+				`Video Personalization Trigger: ${late} video(s) appeared in the list later than the trigger waited for them; any that had already finished did not start the workflow. It now waits up to ${(state?.lag ?? 0) / 1000} s`,
+			);
 		const items = run.outcome.events.filter((event) => events.includes(event.status)).map(toItem);
 		return items.length > 0 ? [items] : null;
 	}

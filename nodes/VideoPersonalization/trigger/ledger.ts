@@ -8,8 +8,14 @@ export interface VideoEvent {
 	video: IDataObject;
 }
 
-/** A video the poll cannot place in the list (no readable id or created_at): the answer is out of shape. */
-export class UnplaceableVideo extends Error {}
+/**
+ * The listing lag allowed at first: how long after its created_at the list may first show a video
+ * (a list served from a search index or a replica): 60 s, and 5 s for an answer to arrive.
+ */
+export const LAG_MS = 65_000;
+
+/** The most it grows to: each poll of a busy account reads this much of the list again. */
+export const MAX_LAG_MS = 15 * 60_000;
 
 /** Why a listed video cannot be placed in the list (no id or no readable created_at), if it cannot. */
 export function unplaceable(video: IDataObject): string | undefined {
@@ -24,7 +30,7 @@ export function unplaceable(video: IDataObject): string | undefined {
 /** The id and created_at (ms) of a listed video; both are needed to place it, so neither is guessed. */
 export function placeVideo(video: IDataObject): { id: string; createdAt: number } {
 	const problem = unplaceable(video);
-	if (problem) throw new UnplaceableVideo(problem);
+	if (problem) throw new Error(problem); // an answer out of shape
 	return { id: String(video.id), createdAt: Date.parse(String(video.created_at)) };
 }
 
@@ -46,6 +52,18 @@ export class Ledger {
 	/** The list's order and total as last read, and how many of its videos are older than the horizon. */
 	readonly list: { order: ListOrder; total: number; below: number };
 
+	/** The listing lag allowed (ms): the horizon trails the service's time by it. */
+	lag: number;
+
+	/** Videos listed later than the lag allowed, shown by the horizon's rank (their events may be lost). */
+	late = 0;
+
+	/** The newest created_at earlier polls read: a newcomer older than it was listed late. */
+	private readonly newestRead: number;
+
+	/** A state written before `lag` was kept may hold an approximate `below`: no rank to compare. */
+	private readonly rankKept: boolean;
+
 	/** Goes on from the previous poll's state (or 0.1.0's, or none). */
 	constructor(previous: TriggerState | StateV1 | undefined) {
 		const none = { horizon: Number.NEGATIVE_INFINITY, edge: {}, total: 0, below: 0 };
@@ -54,6 +72,9 @@ export class Ledger {
 		this.edge = { ...edge };
 		this.tracked = structuredClone(previous?.tracked ?? {});
 		this.list = { order: previous?.order ?? 'unknown', total, below };
+		const lag = previous?.version === 2 ? previous.lag : undefined;
+		[this.lag, this.rankKept] = [lag ?? LAG_MS, lag !== undefined];
+		this.newestRead = Math.max(Number.NEGATIVE_INFINITY, ...Object.values(this.edge));
 	}
 
 	/** Created before the horizon, or seen at or after it by an earlier read: an event for it is never new. */
@@ -65,6 +86,9 @@ export class Ledger {
 	newcomer(video: IDataObject, rank: number | undefined): void {
 		const { id, createdAt } = placeVideo(video);
 		this.edge[id] = createdAt;
+		// Listed at least this late: the lag allowed follows, with as much again to spare.
+		const listedLate = this.newestRead - createdAt;
+		if (2 * listedLate > this.lag) this.lag = Math.min(MAX_LAG_MS, 2 * listedLate);
 		if (isFinalStatus(video.status)) this.events.push({ status: video.status, video });
 		else this.tracked[id] = { status: String(video.status), createdAt, rank };
 	}
@@ -96,6 +120,16 @@ export class Ledger {
 			delete this.tracked[id];
 			this.lost.push(id);
 		}
+	}
+
+	/**
+	 * `count` more videos are older than the horizon than the last poll counted: the list showed
+	 * them later than the lag allowed. Counted (a deletion hides one), and the lag allowed doubles.
+	 */
+	appearedBelow(count: number): void {
+		if (!this.rankKept || count <= 0) return;
+		this.late += count;
+		this.lag = Math.min(MAX_LAG_MS, 2 * this.lag);
 	}
 
 	/** Moves the horizon forward once everything from the old one up to `to` has been read. */

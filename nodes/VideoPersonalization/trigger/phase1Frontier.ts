@@ -9,14 +9,6 @@ import { ListReader, newestEnd, oldestEnd, OrderChanged, type Window, windowOf }
  */
 export const SETTLE_MS = 1000;
 
-/**
- * The listing lag tolerated: how long after its created_at the list may first show a video (a
- * list served from a search index or a replica): 60 s, and 5 s for an answer to arrive. The
- * horizon also stays this far behind a lower bound of the service's time when the walk began, so
- * a video created before it was listed before every read of the walk (docs/architecture.md).
- */
-export const LAG_MS = 65_000;
-
 /** What the frontier walk is for. */
 export type FrontierGoal =
 	/** A running trigger: every video at or after the horizon that is not accounted for is new. */
@@ -43,20 +35,29 @@ function applyWindow(ledger: Ledger, goal: FrontierGoal, window: Window): number
 }
 
 /**
- * The rank of the first video of the window at or after `horizon`: the new `below`; `further`
- * when the whole window is at or after it (the horizon is further down).
+ * The horizon's rank (how many videos are older) in the windows a walk read, oldest first: the
+ * rank of the first video at or after it, or one past the last if the list was read on from there
+ * (`readOn`); undefined when every video read is older and nothing says how many more are.
  */
-function belowIn(window: Window, horizon: number, further = window.ranks[0]): number {
-	const index = window.times.findIndex((time) => time >= horizon);
-	if (index === 0 && !oldestEnd(window)) return further;
-	return index === -1 ? (window.ranks[window.ranks.length - 1] ?? -1) + 1 : window.ranks[index];
+function rankOf(
+	windows: Window[],
+	horizon: number,
+	readOn = newestEnd(windows[windows.length - 1]),
+): number | undefined {
+	for (const window of windows) {
+		const index = window.times.findIndex((time) => time >= horizon);
+		if (index !== -1) return window.ranks[index];
+	}
+	const last = windows[windows.length - 1];
+	return readOn ? (last.ranks[last.ranks.length - 1] ?? -1) + 1 : undefined;
 }
 
 /**
- * How far the horizon may go, once the walk's first read is in: LAG_MS behind a lower bound of the
- * service's time at that read (the poll's `floor`, or the newest created_at it shows).
+ * How far the horizon may go, once the walk's first read is in: the lag allowed behind a lower
+ * bound of the service's time at that read (the poll's `floor`, or the newest created_at it shows).
  */
-const capOf = (session: PollSession, first: number[]) => Math.max(session.floor, ...first) - LAG_MS;
+const capOf = (session: PollSession, ledger: Ledger, first: number[]) =>
+	Math.max(session.floor, ...first) - ledger.lag;
 
 /**
  * Phase 1: the videos created since the last poll. A running trigger walks from just below its
@@ -110,23 +111,32 @@ async function walkUp(reader: ListReader, ledger: Ledger, goal: FrontierGoal): P
 	const aboveHorizon = () => window.times.every((time) => time >= ledger.horizon);
 	while (goal.kind === 'poll' && !oldestEnd(window) && aboveHorizon())
 		window = await reader.read(Math.max(0, window.ranks[0] - reader.size), 'newer');
-	const cap = capOf(reader.session, window.times);
-	let [newest, latest] = [Number.NEGATIVE_INFINITY, window];
-	const moveHorizon = (last: Window, further?: number) => {
+	const cap = capOf(reader.session, ledger, window.times);
+	let newest = Number.NEGATIVE_INFINITY;
+	const read: Window[] = [];
+	const moveHorizon = () => {
 		ledger.advance(Math.min(newest - SETTLE_MS, cap));
-		list.below = belowIn(last, ledger.horizon, further);
+		// A window all older than the horizon is not needed for its rank again.
+		while (read.length > 1 && read[0].times.every((time) => time < ledger.horizon)) read.shift();
+		list.below = rankOf(read, ledger.horizon) ?? list.below; // unknown: the horizon did not move
 	};
+	let counted = goal.kind !== 'poll';
 	const take = (next: Window) => {
+		read.push(next);
+		// More videos older than the horizon than the last poll counted (at the first read that
+		// shows how many, before the horizon moves): the list showed them since, late.
+		const rankNow = counted ? undefined : rankOf(read, ledger.horizon);
+		if (rankNow !== undefined) ledger.appearedBelow(rankNow - list.below);
+		counted ||= rankNow !== undefined;
 		newest = Math.max(newest, applyWindow(ledger, goal, next));
-		latest = next;
 		list.total = next.total;
 		// Everything from the horizon up to this window has been read: the horizon follows.
-		if (goal.kind === 'poll') moveHorizon(next, list.below);
+		if (goal.kind === 'poll') moveHorizon();
 		return false;
 	};
 	take(window);
 	const complete = (await reader.walk(window, 'newer', take)) !== undefined;
-	if (complete && goal.kind !== 'poll') moveHorizon(latest);
+	if (complete && goal.kind !== 'poll') moveHorizon();
 	return complete;
 }
 
@@ -136,7 +146,7 @@ async function walkDown(reader: ListReader, ledger: Ledger): Promise<boolean> {
 	for (let attempt = 0; !newestEnd(window) && attempt < 5; attempt++)
 		window = await reader.read(Math.max(0, window.total - 1), 'older');
 	if (!newestEnd(window)) return false;
-	const cap = capOf(reader.session, window.times);
+	const cap = capOf(reader.session, ledger, window.times);
 	const target = Math.min(Math.max(...window.times) - SETTLE_MS, cap);
 	const reached = (next: Window) => {
 		applyWindow(ledger, { kind: 'activate' }, next);
@@ -145,7 +155,7 @@ async function walkDown(reader: ListReader, ledger: Ledger): Promise<boolean> {
 	const last = reached(window) ? window : await reader.walk(window, 'older', reached);
 	if (!last) return false;
 	ledger.advance(target);
-	[ledger.list.total, ledger.list.below] = [last.total, belowIn(last, ledger.horizon)];
+	[ledger.list.total, ledger.list.below] = [last.total, rankOf([last], ledger.horizon, true) ?? 0];
 	return true;
 }
 
@@ -164,7 +174,7 @@ async function readWholeList(
 		const ranks = read.items.map((_, index) => (page - 1) * first.size + index);
 		const window = windowOf(read.items, ranks, { ...read, page, limit: first.size });
 		newest = Math.max(newest, applyWindow(ledger, goal, window));
-		if (page === 1) cap = capOf(session, window.times);
+		if (page === 1) cap = capOf(session, ledger, window.times);
 		for (const id of window.ids) ids.add(id);
 		heldStill &&= read.total === first.total;
 	}

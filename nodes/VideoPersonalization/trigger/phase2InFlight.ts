@@ -68,13 +68,9 @@ export async function readInFlight(
 		if (Number.isFinite(createdAt)) lists.expected[status as InFlightStatus].set(id, createdAt);
 	// Both lists are done before the phase is, also when one fails: no read of phase 2 may
 	// overlap phase 3's (a video tracked again while phase 3 sees its last render finished).
-	const settled = await Promise.allSettled(
-		IN_FLIGHT.map(async (status, index) => await lists.search(status, firsts[index], full)),
-	);
-	const spans = settled.map((search) => {
-		if (search.status === 'rejected') throw search.reason;
-		return search.value;
-	});
+	const searches = IN_FLIGHT.map((status, index) => lists.search(status, firsts[index], full));
+	await Promise.allSettled(searches);
+	const spans = await Promise.all(searches);
 	const complete = !spans.includes(undefined);
 	const suspects = tracked.filter(([id, { status, createdAt }]) => {
 		const read = spans[listOf(status)] ?? (full && complete ? 'all' : []);

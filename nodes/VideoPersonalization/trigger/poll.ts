@@ -43,6 +43,8 @@ export interface PollOutcome {
 	lost: string[];
 	/** The poll stopped early (its deadline); what it concluded is committed, the rest is left to the next one. */
 	outOfTime: boolean;
+	/** Videos the list showed later than the trigger waited for them (their events may be lost). */
+	late?: number;
 }
 
 export type PollRun =
@@ -127,7 +129,8 @@ async function runPoll(
 	const horizon = Math.max(0, ledger.horizon);
 	const state: TriggerState = { version: 2, ...list, horizon, edge, tracked, fullReadAt, pageSize };
 	if (Number.isFinite(session.ahead)) state.ahead = session.ahead;
+	state.lag = ledger.lag;
 	const time = (event: VideoEvent) => Date.parse(String(event.video.created_at));
 	const events = ledger.events.sort((left, right) => time(left) - time(right));
-	return { events, state, lost: ledger.lost, outOfTime: !located };
+	return { events, state, lost: ledger.lost, outOfTime: !located, late: ledger.late };
 }

@@ -38,6 +38,8 @@ export interface TriggerState {
 	 * and before the first video is read: the next poll's own reads give it.
 	 */
 	ahead?: number;
+	/** The listing lag allowed (ms; LAG_MS at first, more once the list showed videos later). */
+	lag?: number;
 }
 
 /** A state from version 0.1.0: ranks below `covered` accounted for, `pending` in flight. */
@@ -94,6 +96,7 @@ export function readState(staticData: IDataObject): TriggerState | StateV1 | und
 		return undefined;
 	const fields = Object.fromEntries(Object.keys(FIELDS).map((key) => [key, raw[key]]));
 	if (isTime(raw.ahead)) fields.ahead = raw.ahead;
+	if (isTime(raw.lag)) fields.lag = raw.lag;
 	return { ...fields, version, order, tracked } as TriggerState;
 }
 

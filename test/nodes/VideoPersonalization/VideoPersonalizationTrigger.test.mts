@@ -1,51 +1,12 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-
 import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
-import { LAG_MS } from '../../../nodes/VideoPersonalization/trigger/phase1Frontier.ts';
-import { forgetPacing, pollTrigger } from '../../harness/engine.mts';
+import { LAG_MS } from '../../../nodes/VideoPersonalization/trigger/ledger.ts';
+import { forgetPacing } from '../../harness/engine.mts';
+import { SandboxTrigger } from '../../harness/trigger.mts';
 
 const MINUTE = 60_000;
 
-/** A workflow with the trigger: its static data survives each poll only as JSON, like a restart. */
-class TriggerRun {
-	staticData = '{}';
-
-	readonly emitted: Array<{ id: string; event: string; status: string }> = [];
-
-	readonly requestsPerPoll: number[] = [];
-
-	constructor(
-		private readonly sandbox: Sandbox,
-		private readonly events: string[] = ['published', 'failed'],
-	) {}
-
-	async poll(mode: 'trigger' | 'manual' = 'trigger'): Promise<INodeExecutionData[][] | null> {
-		const before = this.sandbox.requests.count({ server: 'api' });
-		const staticData = JSON.parse(this.staticData) as IDataObject;
-		try {
-			const result = await pollTrigger({
-				parameters: { events: this.events },
-				credentials: { apiKey: this.sandbox.keys.user, baseUrl: this.sandbox.baseUrl },
-				staticData,
-				mode,
-			});
-			for (const item of result?.[0] ?? []) {
-				this.emitted.push({
-					id: String(item.json.id),
-					event: String(item.json.event),
-					status: String(item.json.status),
-				});
-			}
-			return result;
-		} finally {
-			this.requestsPerPoll.push(this.sandbox.requests.count({ server: 'api' }) - before);
-			this.staticData = JSON.stringify(staticData);
-		}
-	}
-}
-
 /** The first poll, then two polls a second later with nothing changed: their request counts. */
-async function idleRequests(run: TriggerRun, sandbox: Sandbox): Promise<number[]> {
+async function idleRequests(run: SandboxTrigger, sandbox: Sandbox): Promise<number[]> {
 	await run.poll();
 	sandbox.clock.advance(1000);
 	await run.poll();
@@ -71,7 +32,7 @@ describe('Video Personalization Trigger', () => {
 	afterEach(async () => await sandbox.close());
 
 	it('emits nothing for videos finished before it was published, then each new result once', async () => {
-		const run = new TriggerRun(sandbox);
+		const run = new SandboxTrigger(sandbox);
 		const alreadyFinished = sandbox.store
 			.listVideos()
 			.filter((video) => video.status === 'published' || video.status === 'failed');
@@ -114,14 +75,14 @@ describe('Video Personalization Trigger', () => {
 	});
 
 	it('makes at most 3 requests when nothing changed', async () => {
-		const run = new TriggerRun(sandbox);
+		const run = new SandboxTrigger(sandbox);
 		expect(await idleRequests(run, sandbox)).toEqual([3, 3]);
 	});
 
 	it('stays at 3 requests per idle poll with 100,000 videos, and about k/100 more for k finished', async () => {
 		const large = await startSandbox({ quiet: true, dataset: 'large' });
 		try {
-			const run = new TriggerRun(large);
+			const run = new SandboxTrigger(large);
 			expect(await idleRequests(run, large)).toEqual([3, 3]);
 			expect(large.store.listVideos().length).toBeGreaterThanOrEqual(100_000);
 
@@ -176,7 +137,7 @@ describe('Video Personalization Trigger', () => {
 		// late would be among them (issue 28). Past it, an idle poll is 3 requests. The trigger
 		// measures the time passed with the host's clock: it moves with the sandbox's, as in life.
 		sandbox.clock.advance(5000);
-		const run = new TriggerRun(sandbox);
+		const run = new SandboxTrigger(sandbox);
 		await run.poll();
 		const realNow = Date.now.bind(Date);
 		const hostClock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + LAG_MS);
@@ -196,7 +157,7 @@ describe('Video Personalization Trigger', () => {
 	});
 
 	it('a long Retry-After during a poll ends its reading in time; the next poll emits what it left', async () => {
-		const run = new TriggerRun(sandbox);
+		const run = new SandboxTrigger(sandbox);
 		await run.poll();
 		const start = sandbox.clock.now();
 		const batch = sandbox.store.addVideos(30, {
@@ -230,7 +191,7 @@ describe('Video Personalization Trigger', () => {
 	});
 
 	it('fires only for the chosen event', async () => {
-		const run = new TriggerRun(sandbox, ['failed']);
+		const run = new SandboxTrigger(sandbox, ['failed']);
 		await run.poll();
 		const start = sandbox.clock.now();
 		sandbox.store.addVideos(4, { outcome: 'published', finishAt: start + MINUTE });
@@ -241,9 +202,9 @@ describe('Video Personalization Trigger', () => {
 	});
 
 	it('returns the latest finished video for Fetch Test Event without touching its state', async () => {
-		const run = new TriggerRun(sandbox);
-		const result = await run.poll('manual');
-		expect(run.staticData).toBe('{}');
+		const run = new SandboxTrigger(sandbox);
+		const result = await run.poll({ mode: 'manual' });
+		expect(run.staticData).toEqual({});
 		const finished = sandbox.store
 			.listVideos()
 			.filter((video) => video.status === 'published' || video.status === 'failed')
@@ -254,7 +215,7 @@ describe('Video Personalization Trigger', () => {
 	});
 
 	it('neither loses nor repeats events when a poll fails halfway', async () => {
-		const run = new TriggerRun(sandbox);
+		const run = new SandboxTrigger(sandbox);
 		await run.poll();
 		const baseline = sandbox.clock.now();
 		const thirty = sandbox.store.addVideos(30, {
@@ -264,7 +225,7 @@ describe('Video Personalization Trigger', () => {
 		sandbox.clock.advance(30 * 1000);
 		await run.poll();
 		sandbox.clock.advance(5 * MINUTE);
-		const stateBefore = run.staticData;
+		const stateBefore = JSON.stringify(run.staticData);
 		// Every attempt at one of the pages the poll needs fails: the poll gives up.
 		sandbox.faults.script([
 			{
@@ -277,7 +238,7 @@ describe('Video Personalization Trigger', () => {
 			},
 		]);
 		await expect(run.poll()).rejects.toThrow(/503/);
-		expect(run.staticData).toBe(stateBefore);
+		expect(JSON.stringify(run.staticData)).toBe(stateBefore);
 		sandbox.faults.clear();
 		await run.poll();
 		const expected = finishedAfter(sandbox, baseline);
@@ -289,7 +250,7 @@ describe('Video Personalization Trigger', () => {
 		'simulation (%s order): thousands of videos, hundreds of polls, restarts and faults, every event exactly once',
 		async (order) => {
 			sandbox.setListOrder(order === 'oldest-first' ? 'oldest-first' : 'newest-first');
-			const run = new TriggerRun(sandbox);
+			const run = new SandboxTrigger(sandbox);
 			await run.poll();
 			const baseline = sandbox.clock.now();
 			// A steady stream of videos rendering in seconds to minutes...

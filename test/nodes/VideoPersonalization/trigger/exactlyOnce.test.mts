@@ -24,7 +24,10 @@ describe.each(['legacy', 'durable'] as Scheduler[])(
 		}
 		it(`holds for ${RUNS} random schedules`, async () => {
 			const first = scheduler === 'legacy' ? FIRST : 1_000_000 + FIRST;
-			const failures = await runMany(first, RUNS, scheduler);
+			const { failures, beyondLag } = await runMany(first, RUNS, scheduler);
+			process.stdout.write(
+				`${scheduler}: listed beyond the lag allowed ${JSON.stringify(beyondLag)}\n`,
+			);
 			const report = failures
 				.slice(0, 5)
 				.map(
@@ -32,6 +35,8 @@ describe.each(['legacy', 'durable'] as Scheduler[])(
 						`seed ${failure.seed}: ${JSON.stringify(failure.verdict)}\n  ${failure.summary}`,
 				);
 			expect({ failures: failures.length, report }).toEqual({ failures: 0, report: [] });
+			// The schedules list videos beyond the lag allowed, and miss some (finished when listed).
+			if (RUNS >= 100) expect(beyondLag.missed).toBeGreaterThan(0);
 		}, 600_000);
 	},
 );

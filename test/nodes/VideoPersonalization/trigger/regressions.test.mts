@@ -2,51 +2,14 @@
  * The six situations in which 0.1.0's trigger broke exactly once (issue 11), each through the real
  * engine (PollContext) against the sandbox, with the sandbox changing between two requests of a poll.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox } from '../../../../sandbox/index.mts';
-import { pollTrigger } from '../../../harness/engine.mts';
+import { SandboxTrigger } from '../../../harness/trigger.mts';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const FAR = 10_000 * MINUTE;
-
-/** One trigger: static data kept in memory between polls, like n8n's (and saved as JSON on demand). */
-class Trigger {
-	staticData: IDataObject = {};
-
-	readonly events = new Map<string, number>();
-
-	constructor(private readonly sandbox: Sandbox) {}
-
-	async poll(pollBudgetMs?: number): Promise<string[]> {
-		const result = await pollTrigger({
-			parameters: { events: ['published', 'failed'] },
-			credentials: { apiKey: this.sandbox.keys.user, baseUrl: this.sandbox.baseUrl },
-			staticData: this.staticData,
-			pollBudgetMs,
-		});
-		const ids = (result?.[0] ?? []).map((item) => String(item.json.id));
-		for (const id of ids) this.events.set(id, (this.events.get(id) ?? 0) + 1);
-		return ids;
-	}
-
-	/** Polls (a minute apart) until two in a row emit nothing. */
-	async settle(): Promise<void> {
-		for (let quiet = 0, poll = 0; quiet < 2 && poll < 20; poll++) {
-			this.sandbox.clock.advance(MINUTE);
-			quiet = (await this.poll()).length === 0 ? quiet + 1 : 0;
-		}
-	}
-
-	/** Each of `ids` emitted exactly once: the ids emitted more than once, and those never emitted. */
-	verdict(ids: string[]): { repeated: string[]; missed: string[] } {
-		return {
-			repeated: [...this.events].filter(([, count]) => count > 1).map(([id]) => id),
-			missed: ids.filter((id) => !this.events.has(id)),
-		};
-	}
-}
 
 /** Runs `change` before each of the next `times` list requests of the video list. */
 function duringListReads(
@@ -71,7 +34,7 @@ describe('trigger regressions (issue 11): exactly once where 0.1.0 was not', () 
 
 	it('1. newest first, videos created while a poll pages through 280 new ones: none lost', async () => {
 		sandbox.setListOrder('newest-first');
-		const trigger = new Trigger(sandbox);
+		const trigger = new SandboxTrigger(sandbox);
 		await trigger.poll();
 		const start = sandbox.clock.now();
 		const batch = sandbox.store.addVideos(280, {
@@ -99,7 +62,7 @@ describe('trigger regressions (issue 11): exactly once where 0.1.0 was not', () 
 	});
 
 	it('2. two polls of one trigger overlap: the second emits nothing, no event comes out twice', async () => {
-		const trigger = new Trigger(sandbox);
+		const trigger = new SandboxTrigger(sandbox);
 		await trigger.poll();
 		const start = sandbox.clock.now();
 		const batch = sandbox.store.addVideos(58, {
@@ -107,15 +70,15 @@ describe('trigger regressions (issue 11): exactly once where 0.1.0 was not', () 
 			finishAt: start + 30 * SECOND,
 		});
 		sandbox.clock.advance(MINUTE);
-		let overlapping: string[] | undefined;
+		let overlapping: INodeExecutionData[][] | null | undefined;
 		duringListReads(sandbox, 1, async () => {
 			// The first poll is held up (a long Retry-After): n8n starts the next one meanwhile.
 			overlapping = await trigger.poll();
 		});
 		const first = await trigger.poll();
 		sandbox.beforeRequest(undefined);
-		expect(overlapping).toEqual([]);
-		expect(first.length).toBeGreaterThanOrEqual(58);
+		expect(overlapping).toBeNull();
+		expect(first?.[0].length).toBeGreaterThanOrEqual(58);
 		await trigger.settle();
 		expect(trigger.verdict(batch.map((video) => video.id))).toEqual({ repeated: [], missed: [] });
 	});
@@ -130,7 +93,7 @@ describe('trigger regressions (issue 11): exactly once where 0.1.0 was not', () 
 				finishAt: { from: now + MINUTE, to: now + 4 * MINUTE },
 			});
 			empty.clock.advance(SECOND);
-			const trigger = new Trigger(empty);
+			const trigger = new SandboxTrigger(empty);
 			await trigger.poll();
 			// The bulk job goes on in the same second; then the first 150 finish.
 			const more = empty.store.addVideos(5, { createdAt: now, finishAt: now + FAR });
@@ -152,7 +115,7 @@ describe('trigger regressions (issue 11): exactly once where 0.1.0 was not', () 
 	});
 
 	it('4. a video rendered again fires again, also when it shares the newest second with many others', async () => {
-		const trigger = new Trigger(sandbox);
+		const trigger = new SandboxTrigger(sandbox);
 		await trigger.poll();
 		const now = sandbox.clock.now();
 		const batch = sandbox.store.addVideos(150, {
@@ -168,7 +131,7 @@ describe('trigger regressions (issue 11): exactly once where 0.1.0 was not', () 
 		await trigger.poll();
 		sandbox.store.setVideoOutcome(again.id, { status: 'published' });
 		await trigger.settle();
-		expect(trigger.events.get(again.id)).toBe(2);
+		expect(trigger.counts().get(again.id)).toBe(2);
 		expect(trigger.verdict(batch.map((video) => video.id)).missed).toEqual([]);
 	});
 
@@ -183,7 +146,7 @@ describe('trigger regressions (issue 11): exactly once where 0.1.0 was not', () 
 			createdAt: now - 3 * 24 * 60 * MINUTE,
 			finishAt: now + FAR,
 		});
-		const trigger = new Trigger(sandbox);
+		const trigger = new SandboxTrigger(sandbox);
 		await trigger.poll();
 		for (const video of tracked) sandbox.store.setVideoOutcome(video.id, { status: 'published' });
 		sandbox.clock.advance(MINUTE);
@@ -208,7 +171,7 @@ describe('trigger regressions (issue 11): exactly once where 0.1.0 was not', () 
 	});
 
 	it('6. polls cut short by their time budget record nothing twice and lose nothing', async () => {
-		const trigger = new Trigger(sandbox);
+		const trigger = new SandboxTrigger(sandbox);
 		await trigger.poll();
 		const start = sandbox.clock.now();
 		const batch = sandbox.store.addVideos(600, {
@@ -220,7 +183,7 @@ describe('trigger regressions (issue 11): exactly once where 0.1.0 was not', () 
 		sandbox.beforeRequest(async () => await new Promise((resolve) => setTimeout(resolve, 40)));
 		for (let poll = 0; poll < 12; poll++) {
 			sandbox.clock.advance(10 * SECOND);
-			await trigger.poll(120);
+			await trigger.poll({ pollBudgetMs: 120 });
 		}
 		sandbox.beforeRequest(undefined);
 		await trigger.settle();

@@ -6,6 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { LAG_MS } from '../../../../nodes/VideoPersonalization/trigger/ledger.ts';
 import { pollOnce } from '../../../../nodes/VideoPersonalization/trigger/poll.ts';
 import { mixSeed, Rng } from '../../../../sandbox/rng.mts';
 import { type Emitted, judge, Killed, ModelService, type Order, type Verdict } from './model.mts';
@@ -20,6 +21,8 @@ export interface ScheduleResult {
 	events: number;
 	requests: number;
 	summary: string;
+	/** Videos listed beyond LAG_MS, renders of them missed (finished when listed), videos reported late. */
+	beyondLag: { videos: number; missed: number; reported: number };
 }
 
 const MINUTE = 60_000;
@@ -38,6 +41,9 @@ class TriggerUnderTest {
 	activated = false;
 
 	readonly emitted: Emitted[] = [];
+
+	/** Videos the polls reported listed later than the lag allowed (a restart may report one again). */
+	reportedLate = 0;
 
 	constructor(private readonly scheduler: Scheduler) {}
 
@@ -60,6 +66,7 @@ class TriggerUnderTest {
 				budgetMs,
 			});
 			if (run.status !== 'done') return 'busy';
+			this.reportedLate += run.outcome.late ?? 0;
 			for (const event of run.outcome.events) {
 				this.emitted.push({
 					id: String(event.video.id),
@@ -100,23 +107,32 @@ function accountFor(rng: Rng) {
 
 /**
  * A late arrival: a video of any status, created now, that the list shows only up to 60 s later,
- * at its created_at place (below videos listed before it); it may finish before it is shown.
+ * at its created_at place (below videos listed before it); it may finish before it is shown. An
+ * account with long lags (`longLags`, its own random stream) lists some 65 s to 6 min late.
  */
-function lateArrival(model: ModelService, rng: Rng): void {
+function lateArrival(model: ModelService, rng: Rng, longLags?: Rng): void {
 	const statuses = ['draft', 'processing', 'published', 'failed'] as const;
-	for (let count = rng.int(1, 3); count > 0; count--)
-		model.create(1, {
-			status: statuses[rng.int(0, 3)],
-			sameSecond: rng.float() < 0.5,
-			lagMs: rng.int(0, 60_000),
-		});
+	for (let count = rng.int(1, 3); count > 0; count--) {
+		const [status, sameSecond, lagMs] = [
+			statuses[rng.int(0, 3)],
+			rng.float() < 0.5,
+			rng.int(0, 60_000),
+		];
+		const long = longLags && longLags.float() < 0.3 ? longLags.int(65_001, 360_000) : undefined;
+		model.create(1, { status, sameSecond, lagMs: long ?? lagMs });
+	}
 }
 
 /** Applies one random change to the model (called between requests). */
-function change(model: ModelService, rng: Rng, account: ReturnType<typeof accountFor>): void {
+function change(
+	model: ModelService,
+	rng: Rng,
+	account: ReturnType<typeof accountFor>,
+	longLags?: Rng,
+): void {
 	const rerenders = account.rerenders;
 	if (account.lateArrivals > 0 && rng.float() < account.lateArrivals)
-		return lateArrival(model, rng);
+		return lateArrival(model, rng, longLags);
 	const roll = rng.float();
 	const pick = <T,>(list: T[]): T | undefined =>
 		list.length ? list[rng.int(0, list.length - 1)] : undefined;
@@ -136,11 +152,46 @@ function change(model: ModelService, rng: Rng, account: ReturnType<typeof accoun
 		const video = pick(model.finished());
 		if (video) model.rerender(video);
 	} else if (roll < 0.74 + rerenders) {
+		// Long lags are counted net of deletions (a deletion hides one): none on such an account.
+		if (longLags) return;
 		const video = pick(model.videos.filter((candidate) => candidate.deletedAt === undefined));
 		if (video) model.delete(video);
 	} else {
 		model.now += rng.int(100, 3000);
 	}
+}
+
+/**
+ * Beyond the lag allowed: a render may be missed only if its video was listed more than LAG_MS
+ * late, and each such miss is reported, unless the list showed the video while a poll was reading
+ * (between its read of that part of the list and its read of the horizon's rank). Nothing is
+ * reported on an account whose list never showed a video that late.
+ */
+function judgeLongLags(
+	model: ModelService,
+	verdict: Verdict,
+	reported: number,
+	pollSpans: Array<[number, number]>,
+): ScheduleResult['beyondLag'] {
+	const byId = new Map(model.videos.map((video) => [video.id, video]));
+	const lagOf = (id: string) => {
+		const video = byId.get(id.split('#')[0]);
+		return video?.listedAt === undefined ? 0 : video.listedAt - video.createdAt;
+	};
+	const long = verdict.missed.filter((key) => lagOf(key) > LAG_MS);
+	verdict.missed = verdict.missed.filter((key) => lagOf(key) <= LAG_MS);
+	const duringPoll = (id: string) => {
+		const listedAt = byId.get(id.split('#')[0])?.listedAt ?? 0;
+		return pollSpans.some(([from, to]) => from <= listedAt && listedAt <= to);
+	};
+	const countable = long.filter((key) => !duringPoll(key));
+	if (countable.length > reported)
+		verdict.missed.push(
+			`${countable.length} listed beyond the lag, ${reported} reported: ${countable.join()}`,
+		);
+	const videos = model.videos.filter((video) => lagOf(video.id) > LAG_MS).length;
+	if (reported > 0 && videos === 0) verdict.unexpected.push(`${reported} reported late, none was`);
+	return { videos, missed: long.length, reported };
 }
 
 export async function runSchedule(
@@ -160,6 +211,11 @@ export async function runSchedule(
 		for (const video of model.videos)
 			if (rng.float() < account.inFlightAtStart) model.rerender(video);
 	}
+	// A third of the accounts with late arrivals list some of them beyond LAG_MS (own stream: the
+	// other accounts' schedules stay as they were).
+	const longRng = new Rng(mixSeed(seed, 0x1a7e));
+	const longLags = account.lateArrivals > 0 && longRng.float() < 0.34 ? longRng : undefined;
+	const pollSpans: Array<[number, number]> = [];
 	const trigger = new TriggerUnderTest(scheduler);
 	let activatedFrom = Number.NaN;
 	let activatedAt = Number.NaN;
@@ -176,7 +232,7 @@ export async function runSchedule(
 			const overlapping = await trigger.poll(model, 40_000);
 			if (overlapping === 'done') log.push('overlapping poll was not refused');
 		}
-		if (changing && rng.float() < account.changeRate) change(model, rng, account);
+		if (changing && rng.float() < account.changeRate) change(model, rng, account, longLags);
 		if (changing && rng.float() < 0.03) throw new Error('503 from the service');
 	};
 
@@ -187,6 +243,7 @@ export async function runSchedule(
 		killAt = options.faults && rng.float() < 0.05 ? model.requests + rng.int(1, 8) : -1;
 		overlapAt = options.faults && rng.float() < 0.1 ? model.requests + rng.int(1, 6) : -1;
 		const outcome = await trigger.poll(model, cut ? rng.int(200, 3000) : 40_000);
+		pollSpans.push([before, model.now]);
 		if (outcome === 'killed') trigger.restart();
 		if (Number.isNaN(activatedAt) && trigger.activated) {
 			activatedFrom = before;
@@ -227,6 +284,7 @@ export async function runSchedule(
 		last = now;
 	}
 	const verdict = judge(model, trigger.emitted, activatedFrom, activatedAt);
+	const beyondLag = judgeLongLags(model, verdict, trigger.reportedLate, pollSpans);
 	if (process.env.TRACE_VIDEO)
 		process.stdout.write(
 			`${JSON.stringify(trigger.emitted.filter((event) => event.id === process.env.TRACE_VIDEO))} ${JSON.stringify(model.videos.find((video) => video.id === process.env.TRACE_VIDEO))} activated ${activatedFrom}..${activatedAt}\n`,
@@ -239,22 +297,29 @@ export async function runSchedule(
 		polls,
 		events: trigger.emitted.length,
 		requests: model.requests,
-		summary: `${scheduler}, ${model.order}, page size ${account.maxPageSize}, ${model.videos.length} videos; ${log.join('; ')}`,
+		beyondLag,
+		summary: `${scheduler}, ${model.order}, page size ${account.maxPageSize}, ${model.videos.length} videos${longLags ? `, long lags (reported ${trigger.reportedLate})` : ''}; ${log.join('; ')}`,
 	};
 }
 
-/** Runs `count` seeds from `first`; returns the failures (with their seed, for MODEL_SEED=). */
+/**
+ * Runs `count` seeds from `first`: the failures (with their seed, for MODEL_SEED=), and the sums
+ * of `beyondLag` over all runs.
+ */
 export async function runMany(
 	first: number,
 	count: number,
 	scheduler: Scheduler,
 	order?: Order,
-): Promise<ScheduleResult[]> {
+): Promise<{ failures: ScheduleResult[]; beyondLag: ScheduleResult['beyondLag'] }> {
 	const failures: ScheduleResult[] = [];
+	const beyondLag = { videos: 0, missed: 0, reported: 0 };
 	for (let seed = first; seed < first + count; seed++) {
 		const result = await runSchedule(seed, scheduler, order);
 		const { repeated, missed, unexpected } = result.verdict;
 		if (repeated.length || missed.length || unexpected.length) failures.push(result);
+		for (const key of ['videos', 'missed', 'reported'] as const)
+			beyondLag[key] += result.beyondLag[key];
 	}
-	return failures;
+	return { failures, beyondLag };
 }

@@ -2,6 +2,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import {
+	LAG_MS,
+	Ledger,
+	MAX_LAG_MS,
+} from '../../../../nodes/VideoPersonalization/trigger/ledger.ts';
+import {
 	readState,
 	type TriggerState,
 	writeState,
@@ -34,6 +39,7 @@ const busy: TriggerState = {
 	below: 41,
 	pageSize: 100,
 	ahead: -3_600_000,
+	lag: 130_000,
 };
 
 describe('the trigger state', () => {
@@ -74,6 +80,38 @@ describe('the trigger state', () => {
 		expect(readState(saved({ videoTrigger: before }))).toEqual(before);
 		const unreadable = readState(saved({ videoTrigger: { ...busy, ahead: 'soon' } }));
 		expect(unreadable).toEqual(before);
+	});
+
+	it('loads a state written before `lag` was kept without it: LAG_MS, and its rank is not compared', () => {
+		const before: TriggerState = { ...busy };
+		delete before.lag;
+		expect(readState(saved({ videoTrigger: before }))).toEqual(before);
+		// Its `below` may be approximate (older code kept a lower bound): a rise proves nothing yet.
+		const old = new Ledger(before);
+		old.appearedBelow(5);
+		expect({ late: old.late, lag: old.lag }).toEqual({ late: 0, lag: LAG_MS });
+		const kept = new Ledger(busy);
+		kept.appearedBelow(5);
+		kept.appearedBelow(0);
+		expect({ late: kept.late, lag: kept.lag }).toEqual({ late: 5, lag: 260_000 });
+	});
+
+	it('lets the lag allowed follow a late listing seen, to twice it, never beyond MAX_LAG_MS', () => {
+		const ledger = new Ledger(busy);
+		const newest = busy.edge.vid_new;
+		const video = (id: string, lateMs: number) => ({
+			id,
+			status: 'published',
+			created_at: new Date(newest - lateMs).toISOString(),
+		});
+		ledger.newcomer(video('vid_1', 50_000), undefined); // within half the lag allowed: unchanged
+		expect(ledger.lag).toBe(130_000);
+		ledger.newcomer(video('vid_2', 100_000), undefined);
+		expect(ledger.lag).toBe(200_000);
+		ledger.newcomer(video('vid_3', 3_600_000), undefined);
+		expect(ledger.lag).toBe(MAX_LAG_MS);
+		for (let count = 0; count < 3; count++) ledger.appearedBelow(1);
+		expect({ lag: ledger.lag, late: ledger.late }).toEqual({ lag: MAX_LAG_MS, late: 3 });
 	});
 
 	it('learns how far the service is ahead from the created_at read, never from the local clock', async () => {
