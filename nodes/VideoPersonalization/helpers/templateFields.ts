@@ -182,8 +182,8 @@ export function mappedCustomerData(
 	itemJson: IDataObject,
 ): IDataObject {
 	if (!mapped || typeof mapped !== 'object') return {};
-	const data: IDataObject = {};
 	if (mapped.mappingMode === 'autoMapInputData') {
+		const data: IDataObject = {};
 		const schema = Array.isArray(mapped.schema) ? (mapped.schema as IDataObject[]) : [];
 		for (const field of schema) {
 			const key = typeof field.id === 'string' ? field.id : undefined;
@@ -193,8 +193,5 @@ export function mappedCustomerData(
 	}
 	const values = mapped.value;
 	if (values === null || typeof values !== 'object' || Array.isArray(values)) return {};
-	for (const [key, value] of Object.entries(values as IDataObject)) {
-		if (!isEmpty(value)) data[key] = value;
-	}
-	return data;
+	return Object.fromEntries(Object.entries(values).filter(([, value]) => !isEmpty(value)));
 }

@@ -1,6 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { ORGANISATION_PERMISSION } from '../../helpers/permissions';
 import { ORGANISATION_FIELDS, ORGANISATION_QUERY } from '../../helpers/queries';
 import { getRecord, readFindBy } from '../common';
 import { type FindByKey, fieldsOption, findByProperties, optionsCollection } from '../fields';
@@ -30,6 +29,7 @@ export const execute: ItemExecute = async function (itemIndex, api) {
 		fields: ORGANISATION_FIELDS,
 		criteria,
 		action: `get the organisation with ${label}`,
-		permission: ORGANISATION_PERMISSION,
+		permission:
+			'Global admins may get any organisation and organisation admins their own; regular users may have no access.',
 	});
 };

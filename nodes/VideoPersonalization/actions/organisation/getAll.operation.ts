@@ -1,6 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { ORGANISATIONS_PERMISSION } from '../../helpers/permissions';
 import { ORGANISATION_FIELDS, ORGANISATIONS_QUERY } from '../../helpers/queries';
 import { getRecords } from '../common';
 import { fieldsOption, filtersCollection, optionsCollection, returnAllAndLimit } from '../fields';
@@ -45,6 +44,6 @@ export const execute: ItemExecute = async function (itemIndex, api) {
 		fields: ORGANISATION_FIELDS,
 		filter: name ? { filter: name } : {},
 		action: 'list organisations',
-		permission: ORGANISATIONS_PERMISSION,
+		permission: 'Listing organisations needs admin access.',
 	});
 };

@@ -1,6 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { TEMPLATES_PERMISSION } from '../../helpers/permissions';
 import { TEMPLATE_FIELDS, TEMPLATES_QUERY } from '../../helpers/queries';
 import { getRecords } from '../common';
 import { fieldsOption, filtersCollection, optionsCollection, returnAllAndLimit } from '../fields';
@@ -50,6 +49,6 @@ export const execute: ItemExecute = async function (itemIndex, api) {
 		fields: TEMPLATE_FIELDS,
 		filter,
 		action: 'list templates',
-		permission: TEMPLATES_PERMISSION,
+		permission: 'Listing templates needs admin access.',
 	});
 };

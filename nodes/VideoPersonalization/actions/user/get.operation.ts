@@ -1,6 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { USER_PERMISSION } from '../../helpers/permissions';
 import { USER_FIELDS, USER_QUERY } from '../../helpers/queries';
 import { getRecord, readFindBy } from '../common';
 import { type FindByKey, fieldsOption, findByProperties, optionsCollection } from '../fields';
@@ -31,6 +30,7 @@ export const execute: ItemExecute = async function (itemIndex, api) {
 		fields: USER_FIELDS,
 		criteria,
 		action: `get the user with ${label}`,
-		permission: USER_PERMISSION,
+		permission:
+			'Any user may look up their own record; looking up another user needs admin privileges.',
 	});
 };

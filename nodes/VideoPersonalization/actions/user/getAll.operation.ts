@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { optionalText } from '../../helpers/answers';
-import { USERS_PERMISSION } from '../../helpers/permissions';
 import { USER_FIELDS, USERS_QUERY } from '../../helpers/queries';
 import { getRecords } from '../common';
 import { fieldsOption, optionsCollection, returnAllAndLimit } from '../fields';
@@ -33,6 +32,6 @@ export const execute: ItemExecute = async function (itemIndex, api) {
 		fields: USER_FIELDS,
 		filter: search ? { search } : {},
 		action: 'list users',
-		permission: USERS_PERMISSION,
+		permission: 'Listing users needs admin privileges.',
 	});
 };

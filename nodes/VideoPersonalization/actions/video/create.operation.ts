@@ -6,12 +6,16 @@ import type {
 } from 'n8n-workflow';
 
 import { createdVideo, optionalText } from '../../helpers/answers';
-import { TEMPLATE_PERMISSION } from '../../helpers/permissions';
 import { customerDataProblems } from '../../helpers/templateFields';
 import { DEFAULT_TIMEOUT_MS, type RestRequest, type ServiceClient } from '../../transport/client';
 import { failedItem, fieldError, readBudgetMs, readTimeoutMs } from '../common';
 import { optionsCollection } from '../fields';
-import { readTemplateCriteria, resolveTemplate, templateLocator } from '../template/locator';
+import {
+	readTemplateCriteria,
+	resolveTemplate,
+	TEMPLATE_PERMISSION,
+	templateLocator,
+} from '../template/locator';
 import type { OperationOption } from '../types';
 import { customerDataProperties, readCustomerData } from './customerData';
 import {
