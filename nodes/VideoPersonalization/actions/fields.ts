@@ -1,5 +1,5 @@
 /** The fields several operations share, as the editor shows them; common.ts reads them. */
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyMode } from 'n8n-workflow';
 
 import type { SelectableField } from '../helpers/queries';
 
@@ -24,6 +24,34 @@ export function returnAllAndLimit(noun: string): INodeProperties[] {
 			hint: `How many ${noun} to return at most`,
 		},
 	];
+}
+
+/** A resource locator: From List (filled by the picker `searchListMethod`), By ID, then `modes`. */
+export function resourceLocator(
+	field: Pick<INodeProperties, 'displayName' | 'name' | 'default' | 'description'>,
+	searchListMethod: string,
+	idPlaceholder: string,
+	modes: INodePropertyMode[] = [],
+): INodeProperties {
+	const { displayName, name, description } = field;
+	return {
+		displayName,
+		name,
+		type: 'resourceLocator',
+		default: field.default,
+		required: true,
+		description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod, searchable: true },
+			},
+			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: idPlaceholder },
+			...modes,
+		],
+	};
 }
 
 /** The Filters collection of a Get Many. */

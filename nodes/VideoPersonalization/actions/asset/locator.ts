@@ -1,29 +1,18 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { fieldError, readLocator } from '../common';
+import { resourceLocator } from '../fields';
 
-export const assetLocator: INodeProperties = {
-	displayName: 'Asset',
-	name: 'assetId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'The asset to work on',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: { searchListMethod: 'searchAssets', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. ast_3f9b2c',
-		},
-	],
-};
+export const assetLocator = resourceLocator(
+	{
+		displayName: 'Asset',
+		name: 'assetId',
+		default: { mode: 'list', value: '' },
+		description: 'The asset to work on',
+	},
+	'searchAssets',
+	'e.g. ast_3f9b2c',
+);
 
 export function readAssetId(ctx: IExecuteFunctions, itemIndex: number): string {
 	const { value } = readLocator(ctx, itemIndex, 'assetId');

@@ -10,40 +10,17 @@ import {
 import type { ServiceClient } from '../../transport/client';
 import { tryGraphql } from '../../transport/graphql';
 import { fieldError, readLocator } from '../common';
+import { resourceLocator } from '../fields';
 
 /**
  * By name is the default: every key may look a template up, while listing them needs admin
  * access (docs/service-facts.md, "Who may call what"); for other keys the list finds exact names.
  */
 export function templateLocator(description: string): INodeProperties {
-	return {
-		displayName: 'Template',
-		name: 'template',
-		type: 'resourceLocator',
-		default: { mode: 'name', value: '' },
-		required: true,
-		description,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchTemplates', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. tpl_8f2c1a',
-			},
-			{
-				displayName: 'By name',
-				name: 'name',
-				type: 'string',
-				placeholder: 'e.g. Welcome Video',
-			},
-		],
-	};
+	const field = { displayName: 'Template', name: 'template', default: { mode: 'name', value: '' } };
+	return resourceLocator({ ...field, description }, 'searchTemplates', 'e.g. tpl_8f2c1a', [
+		{ displayName: 'By name', name: 'name', type: 'string', placeholder: 'e.g. Welcome Video' },
+	]);
 }
 
 /** Who may look a template up (docs/service-facts.md, "Who may call what"), for the description of a 403. */
