@@ -132,7 +132,7 @@ export function readTimeoutMs(
 /** What a query-style Get or Get Many sends: its query, the fields it may select, its wording. */
 interface QueryStyleCall {
 	query: string;
-	/** The query's field under `viewer`, e.g. `findUser`. */
+	/** The query's field under `viewer`, e.g. `findUser` (queries.ts hands it with the query). */
 	field: string;
 	fields: SelectableField[];
 	action: string;

@@ -68,20 +68,25 @@ function opening(field: string, input: string, fields: SelectableField[]): strin
 	return `query ${field.charAt(0).toUpperCase()}${field.slice(1)}(${input}, ${switches}) {`;
 }
 
-/** One record by its lookup input (`UserLookupInput` for the type `User`). */
-function lookupQuery(field: string, type: string, fields: SelectableField[]): string {
-	return `${opening(field, `$criteria: ${type}LookupInput!`, fields)}
+/**
+ * One record by its lookup input (`UserLookupInput` for the type `User`); with its field under
+ * `viewer`, where the answer is, and the fields it may select.
+ */
+function lookupQuery(field: string, type: string, fields: SelectableField[]) {
+	const query = `${opening(field, `$criteria: ${type}LookupInput!`, fields)}
   viewer { ${field}(criteria: $criteria) { ...${type}Fields } }
 }
 ${fragment(type, fields)}`;
+	return { query, field, fields };
 }
 
 /** A page of a list by its filter input (`UserListFilterInput` for the type `User`). */
-function listQuery(field: string, type: string, fields: SelectableField[]): string {
-	return `${opening(field, `$filter: ${type}ListFilterInput!`, fields)}
+function listQuery(field: string, type: string, fields: SelectableField[]) {
+	const query = `${opening(field, `$filter: ${type}ListFilterInput!`, fields)}
   viewer { ${field}(filter: $filter) { items { ...${type}Fields } total page limit pages } }
 }
 ${fragment(type, fields)}`;
+	return { query, field, fields };
 }
 
 export const TEMPLATE_QUERY = lookupQuery('videoTemplate', 'VideoTemplate', TEMPLATE_FIELDS);

@@ -24,9 +24,7 @@ export const description: INodeProperties[] = [
 export const execute: ItemExecute = async function (itemIndex, api) {
 	const { criteria, label } = readFindBy(this, itemIndex, keys);
 	return await getRecord(this, itemIndex, api, {
-		query: ORGANISATION_QUERY,
-		field: 'organisation',
-		fields: ORGANISATION_FIELDS,
+		...ORGANISATION_QUERY,
 		criteria,
 		action: `get the organisation with ${label}`,
 		permission:

@@ -39,9 +39,7 @@ export const execute: ItemExecute = async function (itemIndex, api) {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const name = String(filters.name ?? this.getNodeParameter('filter', itemIndex, '')).trim();
 	return await getRecords(this, itemIndex, api, {
-		query: ORGANISATIONS_QUERY,
-		field: 'organisations',
-		fields: ORGANISATION_FIELDS,
+		...ORGANISATIONS_QUERY,
 		filter: name ? { filter: name } : {},
 		action: 'list organisations',
 		permission: 'Listing organisations needs admin access.',

@@ -20,9 +20,7 @@ export const description: INodeProperties[] = [
 export const execute: ItemExecute = async function (itemIndex, api) {
 	const { lookup, label } = readTemplateCriteria(this, itemIndex);
 	return await getRecord(this, itemIndex, api, {
-		query: TEMPLATE_QUERY,
-		field: 'videoTemplate',
-		fields: TEMPLATE_FIELDS,
+		...TEMPLATE_QUERY,
 		criteria: lookup,
 		action: `get the template with Template ${label}`,
 		permission: TEMPLATE_PERMISSION,

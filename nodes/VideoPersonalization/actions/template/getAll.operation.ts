@@ -44,9 +44,7 @@ export const execute: ItemExecute = async function (itemIndex, api) {
 	if (search) filter.search = search;
 	if (filters.templateType) filter.templateType = filters.templateType;
 	return await getRecords(this, itemIndex, api, {
-		query: TEMPLATES_QUERY,
-		field: 'videoTemplates',
-		fields: TEMPLATE_FIELDS,
+		...TEMPLATES_QUERY,
 		filter,
 		action: 'list templates',
 		permission: 'Listing templates needs admin access.',

@@ -25,9 +25,7 @@ export const description: INodeProperties[] = [
 export const execute: ItemExecute = async function (itemIndex, api) {
 	const { criteria, label } = readFindBy(this, itemIndex, keys);
 	return await getRecord(this, itemIndex, api, {
-		query: USER_QUERY,
-		field: 'findUser',
-		fields: USER_FIELDS,
+		...USER_QUERY,
 		criteria,
 		action: `get the user with ${label}`,
 		permission:

@@ -27,9 +27,7 @@ export const description: INodeProperties[] = [
 export const execute: ItemExecute = async function (itemIndex, api) {
 	const search = optionalText(this.getNodeParameter('search', itemIndex, ''));
 	return await getRecords(this, itemIndex, api, {
-		query: USERS_QUERY,
-		field: 'users',
-		fields: USER_FIELDS,
+		...USERS_QUERY,
 		filter: search ? { search } : {},
 		action: 'list users',
 		permission: 'Listing users needs admin privileges.',
