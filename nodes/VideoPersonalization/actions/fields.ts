@@ -54,6 +54,17 @@ export function resourceLocator(
 	};
 }
 
+/** A text field, empty unless filled in. */
+export function textField(
+	displayName: string,
+	name: string,
+	description: string,
+	placeholder?: string,
+): INodeProperties {
+	const example = placeholder === undefined ? {} : { placeholder };
+	return { displayName, name, type: 'string', default: '', ...example, description };
+}
+
 /** A collection of optional fields: Filters, Options, Additional Fields, Update Fields. */
 export function collection(
 	displayName: string,

@@ -1,7 +1,7 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { fieldError, readLocator } from '../common';
-import { resourceLocator } from '../fields';
+import { resourceLocator, textField } from '../fields';
 
 export const assetLocator = resourceLocator(
 	{
@@ -22,14 +22,12 @@ export function readAssetId(ctx: IExecuteFunctions, itemIndex: number): string {
 }
 
 /** Upload's Tags field; Update's says the list replaces the current one. */
-export const tagsField: INodeProperties = {
-	displayName: 'Tags',
-	name: 'tags',
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. logo, summer-campaign',
-	description: 'Tags of the asset, separated by commas',
-};
+export const tagsField = textField(
+	'Tags',
+	'tags',
+	'Tags of the asset, separated by commas',
+	'e.g. logo, summer-campaign',
+);
 
 /** Tags as the API wants them: a list; text is split on commas. */
 export function readTags(ctx: IExecuteFunctions, itemIndex: number, value: unknown): string[] {

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { fieldError, readTimeoutMs } from '../common';
-import { collection, optionsCollection } from '../fields';
+import { collection, optionsCollection, textField } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 import { assetLocator, readAssetId, readTags, tagsField } from './locator';
 
@@ -14,13 +14,7 @@ export const option: OperationOption = {
 export const description: INodeProperties[] = [
 	assetLocator,
 	collection('Update Fields', 'updateFields', 'Add Field', [
-		{
-			displayName: 'Name',
-			name: 'name',
-			type: 'string',
-			default: '',
-			description: 'New name of the asset',
-		},
+		textField('Name', 'name', 'New name of the asset'),
 		{
 			...tagsField,
 			description:

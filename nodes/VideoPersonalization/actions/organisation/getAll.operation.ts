@@ -2,7 +2,13 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { ORGANISATION_FIELDS, ORGANISATIONS_QUERY } from '../../helpers/queries';
 import { getRecords } from '../common';
-import { fieldsOption, filtersCollection, optionsCollection, returnAllAndLimit } from '../fields';
+import {
+	fieldsOption,
+	filtersCollection,
+	optionsCollection,
+	returnAllAndLimit,
+	textField,
+} from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
 export const option: OperationOption = {
@@ -11,13 +17,7 @@ export const option: OperationOption = {
 	description: 'List organisations (needs admin access)',
 };
 
-const nameFilter: INodeProperties = {
-	displayName: 'Name',
-	name: 'name',
-	type: 'string',
-	default: '',
-	description: 'Only organisations whose name contains this text',
-};
+const nameFilter = textField('Name', 'name', 'Only organisations whose name contains this text');
 
 export const description: INodeProperties[] = [
 	...returnAllAndLimit('organisations'),

@@ -2,7 +2,13 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { TEMPLATE_FIELDS, TEMPLATES_QUERY } from '../../helpers/queries';
 import { getRecords } from '../common';
-import { fieldsOption, filtersCollection, optionsCollection, returnAllAndLimit } from '../fields';
+import {
+	fieldsOption,
+	filtersCollection,
+	optionsCollection,
+	returnAllAndLimit,
+	textField,
+} from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
 export const option: OperationOption = {
@@ -14,13 +20,7 @@ export const option: OperationOption = {
 export const description: INodeProperties[] = [
 	...returnAllAndLimit('templates'),
 	filtersCollection([
-		{
-			displayName: 'Search',
-			name: 'search',
-			type: 'string',
-			default: '',
-			description: 'Only templates whose name matches this text',
-		},
+		textField('Search', 'search', 'Only templates whose name matches this text'),
 		{
 			displayName: 'Template Type',
 			name: 'templateType',

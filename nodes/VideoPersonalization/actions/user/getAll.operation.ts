@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { optionalText } from '../../helpers/answers';
 import { USER_FIELDS, USERS_QUERY } from '../../helpers/queries';
 import { getRecords } from '../common';
-import { fieldsOption, optionsCollection, returnAllAndLimit } from '../fields';
+import { fieldsOption, optionsCollection, returnAllAndLimit, textField } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
 export const option: OperationOption = {
@@ -14,13 +14,11 @@ export const option: OperationOption = {
 
 export const description: INodeProperties[] = [
 	...returnAllAndLimit('users'),
-	{
-		displayName: 'Search',
-		name: 'search',
-		type: 'string',
-		default: '',
-		description: 'Only users whose ID, email, first name or last name matches this text',
-	},
+	textField(
+		'Search',
+		'search',
+		'Only users whose ID, email, first name or last name matches this text',
+	),
 	optionsCollection([fieldsOption(USER_FIELDS, 'user')]),
 ];
 

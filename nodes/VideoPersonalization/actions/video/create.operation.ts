@@ -9,7 +9,7 @@ import { createdVideo, optionalText } from '../../helpers/answers';
 import { customerDataProblems } from '../../helpers/templateFields';
 import { DEFAULT_TIMEOUT_MS, type RestRequest, type ServiceClient } from '../../transport/client';
 import { failedItem, fieldError, readBudgetMs, readTimeoutMs } from '../common';
-import { collection, optionsCollection } from '../fields';
+import { collection, optionsCollection, textField } from '../fields';
 import {
 	readTemplateCriteria,
 	resolveTemplate,
@@ -72,21 +72,8 @@ export const description: INodeProperties[] = [
 			placeholder: 'e.g. 20% off this month',
 			description: 'Points the AI-generated message should make',
 		},
-		{
-			displayName: 'AI Tone',
-			name: 'aiTone',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. friendly',
-			description: 'Tone of the AI-generated message',
-		},
-		{
-			displayName: 'Project ID',
-			name: 'projectId',
-			type: 'string',
-			default: '',
-			description: 'Project to put the video in',
-		},
+		textField('AI Tone', 'aiTone', 'Tone of the AI-generated message', 'e.g. friendly'),
+		textField('Project ID', 'projectId', 'Project to put the video in'),
 	]),
 	{
 		displayName: 'Wait for Completion',
