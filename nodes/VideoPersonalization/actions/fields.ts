@@ -1,5 +1,5 @@
 /** The fields several operations share, as the editor shows them; common.ts reads them. */
-import type { INodeProperties, INodePropertyMode } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import type { SelectableField } from '../helpers/queries';
 
@@ -26,19 +26,21 @@ export function returnAllAndLimit(noun: string): INodeProperties[] {
 	];
 }
 
-/** A resource locator: From List (filled by the picker `searchListMethod`), By ID, then `modes`. */
+/**
+ * A resource locator: From List (filled by the picker `searchListMethod`), By ID, then the
+ * field's own `modes`; `mode` is the one it starts in.
+ */
 export function resourceLocator(
-	field: Pick<INodeProperties, 'displayName' | 'name' | 'default' | 'description'>,
+	field: Pick<INodeProperties, 'displayName' | 'name' | 'description' | 'modes'> & { mode: string },
 	searchListMethod: string,
 	idPlaceholder: string,
-	modes: INodePropertyMode[] = [],
 ): INodeProperties {
-	const { displayName, name, description } = field;
+	const { displayName, name, description, mode } = field;
 	return {
 		displayName,
 		name,
 		type: 'resourceLocator',
-		default: field.default,
+		default: { mode, value: '' },
 		required: true,
 		description,
 		modes: [
@@ -49,7 +51,7 @@ export function resourceLocator(
 				typeOptions: { searchListMethod, searchable: true },
 			},
 			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: idPlaceholder },
-			...modes,
+			...(field.modes ?? []),
 		],
 	};
 }

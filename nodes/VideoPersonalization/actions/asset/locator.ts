@@ -7,7 +7,7 @@ export const assetLocator = resourceLocator(
 	{
 		displayName: 'Asset',
 		name: 'assetId',
-		default: { mode: 'list', value: '' },
+		mode: 'list',
 		description: 'The asset to work on',
 	},
 	'searchAssets',

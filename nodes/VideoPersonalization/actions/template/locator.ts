@@ -17,10 +17,19 @@ import { resourceLocator } from '../fields';
  * access (docs/service-facts.md, "Who may call what"); for other keys the list finds exact names.
  */
 export function templateLocator(description: string): INodeProperties {
-	const field = { displayName: 'Template', name: 'template', default: { mode: 'name', value: '' } };
-	return resourceLocator({ ...field, description }, 'searchTemplates', 'e.g. tpl_8f2c1a', [
-		{ displayName: 'By name', name: 'name', type: 'string', placeholder: 'e.g. Welcome Video' },
-	]);
+	return resourceLocator(
+		{
+			displayName: 'Template',
+			name: 'template',
+			mode: 'name',
+			description,
+			modes: [
+				{ displayName: 'By name', name: 'name', type: 'string', placeholder: 'e.g. Welcome Video' },
+			],
+		},
+		'searchTemplates',
+		'e.g. tpl_8f2c1a',
+	);
 }
 
 /** Who may look a template up (docs/service-facts.md, "Who may call what"), for the description of a 403. */
