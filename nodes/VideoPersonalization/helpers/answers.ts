@@ -20,5 +20,7 @@ export function optionalText(value: unknown): string | undefined {
 export function createdVideo(body: IDataObject): IDataObject | undefined {
 	// Only an object has an `id` (null, text and arrays give undefined).
 	const candidates = [body, body.data, body.video] as Array<IDataObject | null | undefined>;
-	return candidates.find((video) => ['string', 'number'].includes(typeof video?.id)) ?? undefined;
+	return candidates.find((video): video is IDataObject =>
+		['string', 'number'].includes(typeof video?.id),
+	);
 }
