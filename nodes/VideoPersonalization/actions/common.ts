@@ -9,7 +9,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { optionalText } from '../helpers/answers';
 import { fieldSwitches, type SelectableField } from '../helpers/queries';
 import { DEFAULT_BUDGET_MS, DEFAULT_TIMEOUT_MS, type ServiceClient } from '../transport/client';
-import { graphql } from '../transport/graphql';
+import { tryGraphql } from '../transport/graphql';
 import { getMany, graphqlList, type ListSelection, restList } from '../transport/pagination';
 import type { FindByKey } from './fields';
 
@@ -132,7 +132,7 @@ export function readTimeoutMs(
 /** What a query-style Get or Get Many sends: its query, the fields it may select, its wording. */
 interface QueryStyleCall {
 	query: string;
-	/** The query's field under `viewer`, e.g. `findUser`. */
+	/** The query's field under `viewer`, e.g. `findUser` (queries.ts hands it with the query). */
 	field: string;
 	fields: SelectableField[];
 	action: string;
@@ -158,8 +158,10 @@ export async function getRecord(
 	const { query, field, fields, criteria, action, permission } = lookup;
 	const variables = { criteria, ...readFieldSwitches(ctx, itemIndex, fields) };
 	const timeoutMs = readTimeoutMs(ctx, itemIndex);
-	const viewer = await graphql(api, { query, variables, action, permission, itemIndex, timeoutMs });
-	const record = viewer[field];
+	const call = { query, variables, action, permission, itemIndex, timeoutMs };
+	const outcome = await tryGraphql(api, call);
+	if (!outcome.ok) throw outcome.raise();
+	const record = outcome.viewer[field];
 	if (record === null || typeof record !== 'object' || Array.isArray(record))
 		throw api.error({ kind: 'notFound' }, { action, itemIndex });
 	return [{ json: record as IDataObject }];

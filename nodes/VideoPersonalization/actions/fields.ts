@@ -26,52 +26,88 @@ export function returnAllAndLimit(noun: string): INodeProperties[] {
 	];
 }
 
-/** The Filters collection of a Get Many. */
-export function filtersCollection(options: INodeProperties[]): INodeProperties {
+/**
+ * A resource locator: From List (filled by the picker `searchListMethod`), By ID, then the
+ * field's own `modes`; `mode` is the one it starts in.
+ */
+export function resourceLocator(
+	field: Pick<INodeProperties, 'displayName' | 'name' | 'description' | 'modes'> & { mode: string },
+	searchListMethod: string,
+	idPlaceholder: string,
+): INodeProperties {
+	const { displayName, name, description, mode } = field;
 	return {
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options,
+		displayName,
+		name,
+		type: 'resourceLocator',
+		default: { mode, value: '' },
+		required: true,
+		description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod, searchable: true },
+			},
+			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: idPlaceholder },
+			...(field.modes ?? []),
+		],
 	};
 }
+
+/** A text field, empty unless filled in. */
+export function textField(
+	displayName: string,
+	name: string,
+	description: string,
+	placeholder?: string,
+): INodeProperties {
+	const example = placeholder === undefined ? {} : { placeholder };
+	return { displayName, name, type: 'string', default: '', ...example, description };
+}
+
+/** A collection of optional fields: Filters, Options, Additional Fields, Update Fields. */
+export function collection(
+	displayName: string,
+	name: string,
+	placeholder: string,
+	options: INodeProperties[],
+): INodeProperties {
+	return { displayName, name, type: 'collection', placeholder, default: {}, options };
+}
+
+/** The Filters collection of a Get Many. */
+export const filtersCollection = (options: INodeProperties[]) =>
+	collection('Filters', 'filters', 'Add Filter', options);
 
 /** The Options collection of an operation: its own options, then Give Up After and Timeout. */
 export function optionsCollection(
 	options: INodeProperties[] = [],
 	timeoutSeconds = 60,
 ): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			...options,
-			{
-				displayName: 'Give Up After (Minutes)',
-				name: 'giveUpAfter',
-				type: 'number',
-				typeOptions: { minValue: 0.01, numberPrecision: 2 },
-				// DEFAULT_BUDGET_MS, written as a literal: the lint reads defaults as written.
-				default: 5,
-				description:
-					"How long one request may take in all before it fails, its retries and the waits the service's rate " +
-					'limit asks for included',
-			},
-			{
-				displayName: 'Timeout',
-				name: 'timeout',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: timeoutSeconds,
-				description: 'Seconds to wait for the service to answer one request before giving up',
-			},
-		],
-	};
+	return collection('Options', 'options', 'Add Option', [
+		...options,
+		{
+			displayName: 'Give Up After (Minutes)',
+			name: 'giveUpAfter',
+			type: 'number',
+			typeOptions: { minValue: 0.01, numberPrecision: 2 },
+			// DEFAULT_BUDGET_MS, written as a literal: the lint reads defaults as written.
+			default: 5,
+			description:
+				"How long one request may take in all before it fails, its retries and the waits the service's rate " +
+				'limit asks for included',
+		},
+		{
+			displayName: 'Timeout',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: timeoutSeconds,
+			description: 'Seconds to wait for the service to answer one request before giving up',
+		},
+	]);
 }
 
 /** The Fields option of a query-style Get or Get Many. */

@@ -18,11 +18,9 @@ export function optionalText(value: unknown): string | undefined {
  * (docs/service-facts.md), so the body itself, `data` and `video` are tried in turn.
  */
 export function createdVideo(body: IDataObject): IDataObject | undefined {
-	for (const candidate of [body, body.data, body.video]) {
-		if (candidate && typeof candidate === 'object' && !Array.isArray(candidate)) {
-			const video = candidate as IDataObject;
-			if (typeof video.id === 'string' || typeof video.id === 'number') return video;
-		}
-	}
-	return undefined;
+	// Only an object has an `id` (null, text and arrays give undefined).
+	const candidates = [body, body.data, body.video] as Array<IDataObject | null | undefined>;
+	return candidates.find((video): video is IDataObject =>
+		['string', 'number'].includes(typeof video?.id),
+	);
 }

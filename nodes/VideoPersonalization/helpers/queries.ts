@@ -54,10 +54,6 @@ function switchName(field: SelectableField): string {
 	return `with_${field.name}`;
 }
 
-function switchDeclarations(fields: SelectableField[]): string {
-	return fields.map((field) => `$${switchName(field)}: Boolean = true`).join(', ');
-}
-
 function fragment(type: string, fields: SelectableField[]): string {
 	const lines = fields.map(
 		(field) =>
@@ -66,25 +62,31 @@ function fragment(type: string, fields: SelectableField[]): string {
 	return `fragment ${type}Fields on ${type} {\n  id\n${lines.join('\n')}\n}`;
 }
 
-/** The query's name, after its field under `viewer`: `findUser` is FindUser. */
-function queryName(field: string): string {
-	return field.charAt(0).toUpperCase() + field.slice(1);
+/** The query's first line: named after its field under `viewer` (`findUser`: FindUser), its input. */
+function opening(field: string, input: string, fields: SelectableField[]): string {
+	const switches = fields.map((field) => `$${switchName(field)}: Boolean = true`).join(', ');
+	return `query ${field.charAt(0).toUpperCase()}${field.slice(1)}(${input}, ${switches}) {`;
 }
 
-/** One record by its lookup input (`UserLookupInput` for the type `User`). */
-function lookupQuery(field: string, type: string, fields: SelectableField[]): string {
-	return `query ${queryName(field)}($criteria: ${type}LookupInput!, ${switchDeclarations(fields)}) {
+/**
+ * One record by its lookup input (`UserLookupInput` for the type `User`); with its field under
+ * `viewer`, where the answer is, and the fields it may select.
+ */
+function lookupQuery(field: string, type: string, fields: SelectableField[]) {
+	const query = `${opening(field, `$criteria: ${type}LookupInput!`, fields)}
   viewer { ${field}(criteria: $criteria) { ...${type}Fields } }
 }
 ${fragment(type, fields)}`;
+	return { query, field, fields };
 }
 
 /** A page of a list by its filter input (`UserListFilterInput` for the type `User`). */
-function listQuery(field: string, type: string, fields: SelectableField[]): string {
-	return `query ${queryName(field)}($filter: ${type}ListFilterInput!, ${switchDeclarations(fields)}) {
+function listQuery(field: string, type: string, fields: SelectableField[]) {
+	const query = `${opening(field, `$filter: ${type}ListFilterInput!`, fields)}
   viewer { ${field}(filter: $filter) { items { ...${type}Fields } total page limit pages } }
 }
 ${fragment(type, fields)}`;
+	return { query, field, fields };
 }
 
 export const TEMPLATE_QUERY = lookupQuery('videoTemplate', 'VideoTemplate', TEMPLATE_FIELDS);

@@ -159,13 +159,6 @@ export function customerDataProblems(fields: TemplateField[], data: IDataObject)
 	});
 }
 
-/** The mapper's value as n8n stores it (ResourceMapperValue, read loosely: it is user data). */
-export interface MappedValue {
-	mappingMode?: unknown;
-	value?: unknown;
-	schema?: unknown;
-}
-
 function isEmpty(value: unknown): boolean {
 	return (
 		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
@@ -175,15 +168,16 @@ function isEmpty(value: unknown): boolean {
 /**
  * The Customer Data the mapper gives for one item: the values set below ("defineBelow"), or, in
  * "autoMapInputData" mode, the input item's keys that are template fields. Empty values are left
- * out, so the template's own default applies.
+ * out, so the template's own default applies. `mapped` is the mapper's value as n8n stores it
+ * (ResourceMapperValue: mappingMode, value, schema), read loosely: it is user data.
  */
 export function mappedCustomerData(
-	mapped: MappedValue | undefined,
+	mapped: IDataObject | undefined,
 	itemJson: IDataObject,
 ): IDataObject {
 	if (!mapped || typeof mapped !== 'object') return {};
-	const data: IDataObject = {};
 	if (mapped.mappingMode === 'autoMapInputData') {
+		const data: IDataObject = {};
 		const schema = Array.isArray(mapped.schema) ? (mapped.schema as IDataObject[]) : [];
 		for (const field of schema) {
 			const key = typeof field.id === 'string' ? field.id : undefined;
@@ -193,8 +187,5 @@ export function mappedCustomerData(
 	}
 	const values = mapped.value;
 	if (values === null || typeof values !== 'object' || Array.isArray(values)) return {};
-	for (const [key, value] of Object.entries(values as IDataObject)) {
-		if (!isEmpty(value)) data[key] = value;
-	}
-	return data;
+	return Object.fromEntries(Object.entries(values).filter(([, value]) => !isEmpty(value)));
 }

@@ -9,18 +9,16 @@ interface Format {
 }
 
 interface TypeRule {
-	maxBytes: number;
-	limitLabel: string;
+	/** The spec's "MB" is decimal: 10 MB = 10,000,000 bytes. */
+	maxMB: number;
 	formats: Format[];
 }
 
-/** The spec's "MB" is decimal: 10 MB = 10,000,000 bytes. */
 const MB = 1_000_000;
 
 export const ASSET_RULES: Record<AssetType, TypeRule> = {
 	image: {
-		maxBytes: 10 * MB,
-		limitLabel: '10 MB',
+		maxMB: 10,
 		formats: [
 			{
 				label: 'JPG',
@@ -33,8 +31,7 @@ export const ASSET_RULES: Record<AssetType, TypeRule> = {
 		],
 	},
 	video: {
-		maxBytes: 200 * MB,
-		limitLabel: '200 MB',
+		maxMB: 200,
 		formats: [
 			{ label: 'MP4', mimeTypes: ['video/mp4'], extensions: ['mp4', 'm4v'] },
 			{ label: 'WEBM', mimeTypes: ['video/webm'], extensions: ['webm'] },
@@ -42,8 +39,7 @@ export const ASSET_RULES: Record<AssetType, TypeRule> = {
 		],
 	},
 	audio: {
-		maxBytes: 50 * MB,
-		limitLabel: '50 MB',
+		maxMB: 50,
 		formats: [
 			{ label: 'MP3', mimeTypes: ['audio/mpeg', 'audio/mp3', 'audio/mpeg3'], extensions: ['mp3'] },
 			{
@@ -72,7 +68,8 @@ export type UploadCheck =
 	| { ok: true; type: AssetType; mimeType: string; format: string }
 	| { ok: false; field: 'Type' | 'File'; problem: string };
 
-function accepted(type: AssetType): string {
+/** The formats a type accepts: "JPG, PNG, SVG, WEBP". */
+export function accepted(type: AssetType): string {
 	return ASSET_RULES[type].formats.map((format) => format.label).join(', ');
 }
 
@@ -90,10 +87,7 @@ const byExtension = (fileName: string) => {
 };
 
 /** Which type and format a file is, judged by MIME type, then by extension. */
-export function identifyFormat(
-	fileName: string,
-	mimeType: string,
-): { type: AssetType; format: Format } | undefined {
+export function identifyFormat(fileName: string, mimeType: string) {
 	const mime = mimeType.toLowerCase().split(';')[0].trim();
 	return findFormat((format) => format.mimeTypes.includes(mime)) ?? byExtension(fileName);
 }
@@ -154,10 +148,10 @@ export function checkUpload(facts: UploadFacts): UploadCheck {
 		const problem = `is ${found.format.label}, which is not ${article} ${type} format; ${type} accepts ${accepted(type)}`;
 		return refuse('Type', problem);
 	}
-	const rule = ASSET_RULES[type];
-	if (facts.size > rule.maxBytes) {
+	const { maxMB } = ASSET_RULES[type];
+	if (facts.size > maxMB * MB) {
 		const megabytes = (facts.size / MB).toFixed(1);
-		return refuse('File', `is ${megabytes} MB; ${type} files may be at most ${rule.limitLabel}`);
+		return refuse('File', `is ${megabytes} MB; ${type} files may be at most ${maxMB} MB`);
 	}
 	if (facts.size === 0) return refuse('File', 'is empty');
 	const shown = facts.head ? contentFormats(facts.head) : undefined;

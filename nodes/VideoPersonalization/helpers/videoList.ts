@@ -15,9 +15,7 @@ export function isFinalStatus(status: unknown): status is FinalStatus {
 }
 
 export function createdAtMs(video: IDataObject): number | undefined {
-	const value = video.created_at;
-	if (typeof value !== 'string') return undefined;
-	const ms = Date.parse(value);
+	const ms = typeof video.created_at === 'string' ? Date.parse(video.created_at) : NaN;
 	return Number.isNaN(ms) ? undefined : ms;
 }
 

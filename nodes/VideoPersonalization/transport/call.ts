@@ -28,7 +28,7 @@ export interface ApiResponse {
 export interface CallOptions {
 	/** e.g. 'get asset "ast_1"', 'list videos', 'create the video "Welcome Ana"' */
 	action: string;
-	/** Who may do this (helpers/permissions.ts); shown on 403. */
+	/** Who may do this (written with each operation); shown on 403. */
 	permission?: string;
 	itemIndex?: number;
 	/** One attempt's timeout (DEFAULT_TIMEOUT_MS unless told); it stops at the deadline. */

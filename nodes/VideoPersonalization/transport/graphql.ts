@@ -51,10 +51,3 @@ export async function tryGraphql(api: ServiceClient, call: GraphqlCall): Promise
 	}
 	return { ok: true, viewer };
 }
-
-/** Runs one query under `viewer`; returns `data.viewer`. GraphQL errors become NodeApiErrors. */
-export async function graphql(api: ServiceClient, call: GraphqlCall): Promise<IDataObject> {
-	const outcome = await tryGraphql(api, call);
-	if (!outcome.ok) throw outcome.raise();
-	return outcome.viewer;
-}

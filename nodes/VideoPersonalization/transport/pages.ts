@@ -12,12 +12,6 @@ export interface ListSelection {
 	limit: number;
 }
 
-export function firstPageSize(selection: ListSelection, maxPageSize: number): number {
-	return selection.returnAll
-		? maxPageSize
-		: Math.min(maxPageSize, Math.max(1, Math.floor(selection.limit)));
-}
-
 /** Page numbers after the first that hold the records wanted. */
 export function remainingPages(
 	total: number,

@@ -6,7 +6,6 @@ import type { CallOptions, RestRequest } from './call';
 import type { ServiceClient } from './client';
 import { type GraphqlCall, tryGraphql } from './graphql';
 import {
-	firstPageSize,
 	type GraphqlPage,
 	isLimitRefusal,
 	type ListPage,
@@ -72,7 +71,8 @@ export async function getMany<P extends ListPage>(
 	list: ListStyle<P>,
 	selection: ListSelection,
 ): Promise<IDataObject[]> {
-	const wanted = firstPageSize(selection, list.maxSize);
+	// Page 1 holds at most Limit records (pageAtServiceSize keeps the size within the list's own).
+	const wanted = selection.returnAll ? list.maxSize : selection.limit;
 	const { page: first, size } = await pageAtServiceSize(api, list, 1, wanted);
 	if (first.nextPage === null || (!selection.returnAll && first.items.length >= selection.limit)) {
 		return mergePages([first.items], selection);

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { ASSET_RULES, ASSET_TYPES } from '../helpers/uploadRules';
+import { accepted, ASSET_RULES, ASSET_TYPES } from '../helpers/uploadRules';
 import type { CallContext, CallNotes, DescribedFailure, Failure, GraphqlErrorEntry } from './call';
 import { parseUrl } from './config';
 import { headerText } from './headers';
@@ -11,11 +11,9 @@ import { bodySaid, clean, looksLikeHtml, serviceSaid } from './received';
 /** "images", "videos", "audio". */
 const plural = (type: string) => (type === 'audio' ? type : `${type}s`);
 const SIZE_LIMITS = ASSET_TYPES.map(
-	(type) => `${plural(type)} up to ${ASSET_RULES[type].limitLabel}`,
+	(type) => `${plural(type)} up to ${ASSET_RULES[type].maxMB} MB`,
 ).join(', ');
-const FORMATS = ASSET_TYPES.map(
-	(type) => `${plural(type)} ${ASSET_RULES[type].formats.map((format) => format.label).join(', ')}`,
-).join('; ');
+const FORMATS = ASSET_TYPES.map((type) => `${plural(type)} ${accepted(type)}`).join('; ');
 
 /** What a 5xx answer's body shows: an HTML page usually comes from a proxy or gateway. */
 function pageNote({ body, headers }: { body: unknown; headers: IDataObject }): string {

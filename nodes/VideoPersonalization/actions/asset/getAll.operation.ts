@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { restRecords } from '../common';
-import { filtersCollection, optionsCollection, returnAllAndLimit } from '../fields';
+import { filtersCollection, optionsCollection, returnAllAndLimit, textField } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
 export const option: OperationOption = {
@@ -25,13 +25,7 @@ export const description: INodeProperties[] = [
 			],
 			description: 'Only assets of this type',
 		},
-		{
-			displayName: 'Tag',
-			name: 'tag',
-			type: 'string',
-			default: '',
-			description: 'Only assets with this tag',
-		},
+		textField('Tag', 'tag', 'Only assets with this tag'),
 	]),
 	optionsCollection(),
 ];

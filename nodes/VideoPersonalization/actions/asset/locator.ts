@@ -1,29 +1,18 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { fieldError, readLocator } from '../common';
+import { resourceLocator, textField } from '../fields';
 
-export const assetLocator: INodeProperties = {
-	displayName: 'Asset',
-	name: 'assetId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'The asset to work on',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: { searchListMethod: 'searchAssets', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. ast_3f9b2c',
-		},
-	],
-};
+export const assetLocator = resourceLocator(
+	{
+		displayName: 'Asset',
+		name: 'assetId',
+		mode: 'list',
+		description: 'The asset to work on',
+	},
+	'searchAssets',
+	'e.g. ast_3f9b2c',
+);
 
 export function readAssetId(ctx: IExecuteFunctions, itemIndex: number): string {
 	const { value } = readLocator(ctx, itemIndex, 'assetId');
@@ -33,14 +22,12 @@ export function readAssetId(ctx: IExecuteFunctions, itemIndex: number): string {
 }
 
 /** Upload's Tags field; Update's says the list replaces the current one. */
-export const tagsField: INodeProperties = {
-	displayName: 'Tags',
-	name: 'tags',
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. logo, summer-campaign',
-	description: 'Tags of the asset, separated by commas',
-};
+export const tagsField = textField(
+	'Tags',
+	'tags',
+	'Tags of the asset, separated by commas',
+	'e.g. logo, summer-campaign',
+);
 
 /** Tags as the API wants them: a list; text is split on commas. */
 export function readTags(ctx: IExecuteFunctions, itemIndex: number, value: unknown): string[] {

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { fieldError, readTimeoutMs } from '../common';
-import { optionsCollection } from '../fields';
+import { collection, optionsCollection, textField } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 import { assetLocator, readAssetId, readTags, tagsField } from './locator';
 
@@ -13,27 +13,14 @@ export const option: OperationOption = {
 
 export const description: INodeProperties[] = [
 	assetLocator,
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Name',
-				name: 'name',
-				type: 'string',
-				default: '',
-				description: 'New name of the asset',
-			},
-			{
-				...tagsField,
-				description:
-					'The new tag list, separated by commas; it replaces the current tags (empty removes them all)',
-			},
-		],
-	},
+	collection('Update Fields', 'updateFields', 'Add Field', [
+		textField('Name', 'name', 'New name of the asset'),
+		{
+			...tagsField,
+			description:
+				'The new tag list, separated by commas; it replaces the current tags (empty removes them all)',
+		},
+	]),
 	optionsCollection(),
 ];
 

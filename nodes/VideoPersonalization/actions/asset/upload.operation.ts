@@ -3,7 +3,7 @@ import type { IBinaryData, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { ASSET_TYPES, type AssetType, checkUpload } from '../../helpers/uploadRules';
 import { binaryHead, binarySize, multipartBody } from '../../transport/multipart';
 import { fieldError, readTimeoutMs } from '../common';
-import { optionsCollection } from '../fields';
+import { optionsCollection, textField } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 import { readTags, tagsField } from './locator';
 
@@ -26,14 +26,12 @@ export const description: INodeProperties[] = [
 		hint: 'The name of the input binary field holding the file to upload',
 		description: 'Name of the binary property of the input item that holds the file',
 	},
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. Summer logo',
-		description: 'Name of the asset; leave empty to use the file name',
-	},
+	textField(
+		'Name',
+		'name',
+		'Name of the asset; leave empty to use the file name',
+		'e.g. Summer logo',
+	),
 	{
 		displayName: 'Type',
 		name: 'assetType',

@@ -1,6 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { ORGANISATION_PERMISSION } from '../../helpers/permissions';
 import { ORGANISATION_FIELDS, ORGANISATION_QUERY } from '../../helpers/queries';
 import { getRecord, readFindBy } from '../common';
 import { type FindByKey, fieldsOption, findByProperties, optionsCollection } from '../fields';
@@ -25,11 +24,10 @@ export const description: INodeProperties[] = [
 export const execute: ItemExecute = async function (itemIndex, api) {
 	const { criteria, label } = readFindBy(this, itemIndex, keys);
 	return await getRecord(this, itemIndex, api, {
-		query: ORGANISATION_QUERY,
-		field: 'organisation',
-		fields: ORGANISATION_FIELDS,
+		...ORGANISATION_QUERY,
 		criteria,
 		action: `get the organisation with ${label}`,
-		permission: ORGANISATION_PERMISSION,
+		permission:
+			'Global admins may get any organisation and organisation admins their own; regular users may have no access.',
 	});
 };

@@ -1,9 +1,14 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { ORGANISATIONS_PERMISSION } from '../../helpers/permissions';
 import { ORGANISATION_FIELDS, ORGANISATIONS_QUERY } from '../../helpers/queries';
 import { getRecords } from '../common';
-import { fieldsOption, filtersCollection, optionsCollection, returnAllAndLimit } from '../fields';
+import {
+	fieldsOption,
+	filtersCollection,
+	optionsCollection,
+	returnAllAndLimit,
+	textField,
+} from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
 export const option: OperationOption = {
@@ -12,13 +17,7 @@ export const option: OperationOption = {
 	description: 'List organisations (needs admin access)',
 };
 
-const nameFilter: INodeProperties = {
-	displayName: 'Name',
-	name: 'name',
-	type: 'string',
-	default: '',
-	description: 'Only organisations whose name contains this text',
-};
+const nameFilter = textField('Name', 'name', 'Only organisations whose name contains this text');
 
 export const description: INodeProperties[] = [
 	...returnAllAndLimit('organisations'),
@@ -40,11 +39,9 @@ export const execute: ItemExecute = async function (itemIndex, api) {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const name = String(filters.name ?? this.getNodeParameter('filter', itemIndex, '')).trim();
 	return await getRecords(this, itemIndex, api, {
-		query: ORGANISATIONS_QUERY,
-		field: 'organisations',
-		fields: ORGANISATION_FIELDS,
+		...ORGANISATIONS_QUERY,
 		filter: name ? { filter: name } : {},
 		action: 'list organisations',
-		permission: ORGANISATIONS_PERMISSION,
+		permission: 'Listing organisations needs admin access.',
 	});
 };

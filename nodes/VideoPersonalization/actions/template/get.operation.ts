@@ -1,11 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { TEMPLATE_PERMISSION } from '../../helpers/permissions';
 import { TEMPLATE_FIELDS, TEMPLATE_QUERY } from '../../helpers/queries';
 import { getRecord } from '../common';
 import { fieldsOption, optionsCollection } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
-import { readTemplateCriteria, templateLocator } from './locator';
+import { readTemplateCriteria, TEMPLATE_PERMISSION, templateLocator } from './locator';
 
 export const option: OperationOption = {
 	name: 'Get',
@@ -21,9 +20,7 @@ export const description: INodeProperties[] = [
 export const execute: ItemExecute = async function (itemIndex, api) {
 	const { lookup, label } = readTemplateCriteria(this, itemIndex);
 	return await getRecord(this, itemIndex, api, {
-		query: TEMPLATE_QUERY,
-		field: 'videoTemplate',
-		fields: TEMPLATE_FIELDS,
+		...TEMPLATE_QUERY,
 		criteria: lookup,
 		action: `get the template with Template ${label}`,
 		permission: TEMPLATE_PERMISSION,

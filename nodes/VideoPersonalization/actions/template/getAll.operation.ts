@@ -1,9 +1,14 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { TEMPLATES_PERMISSION } from '../../helpers/permissions';
 import { TEMPLATE_FIELDS, TEMPLATES_QUERY } from '../../helpers/queries';
 import { getRecords } from '../common';
-import { fieldsOption, filtersCollection, optionsCollection, returnAllAndLimit } from '../fields';
+import {
+	fieldsOption,
+	filtersCollection,
+	optionsCollection,
+	returnAllAndLimit,
+	textField,
+} from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
 export const option: OperationOption = {
@@ -15,13 +20,7 @@ export const option: OperationOption = {
 export const description: INodeProperties[] = [
 	...returnAllAndLimit('templates'),
 	filtersCollection([
-		{
-			displayName: 'Search',
-			name: 'search',
-			type: 'string',
-			default: '',
-			description: 'Only templates whose name matches this text',
-		},
+		textField('Search', 'search', 'Only templates whose name matches this text'),
 		{
 			displayName: 'Template Type',
 			name: 'templateType',
@@ -45,11 +44,9 @@ export const execute: ItemExecute = async function (itemIndex, api) {
 	if (search) filter.search = search;
 	if (filters.templateType) filter.templateType = filters.templateType;
 	return await getRecords(this, itemIndex, api, {
-		query: TEMPLATES_QUERY,
-		field: 'videoTemplates',
-		fields: TEMPLATE_FIELDS,
+		...TEMPLATES_QUERY,
 		filter,
 		action: 'list templates',
-		permission: TEMPLATES_PERMISSION,
+		permission: 'Listing templates needs admin access.',
 	});
 };

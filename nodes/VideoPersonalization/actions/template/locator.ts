@@ -1,6 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { TEMPLATE_PERMISSION } from '../../helpers/permissions';
 import {
 	readTemplateFields,
 	refusedSubfield,
@@ -11,41 +10,32 @@ import {
 import type { ServiceClient } from '../../transport/client';
 import { tryGraphql } from '../../transport/graphql';
 import { fieldError, readLocator } from '../common';
+import { resourceLocator } from '../fields';
 
 /**
  * By name is the default: every key may look a template up, while listing them needs admin
  * access (docs/service-facts.md, "Who may call what"); for other keys the list finds exact names.
  */
 export function templateLocator(description: string): INodeProperties {
-	return {
-		displayName: 'Template',
-		name: 'template',
-		type: 'resourceLocator',
-		default: { mode: 'name', value: '' },
-		required: true,
-		description,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchTemplates', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. tpl_8f2c1a',
-			},
-			{
-				displayName: 'By name',
-				name: 'name',
-				type: 'string',
-				placeholder: 'e.g. Welcome Video',
-			},
-		],
-	};
+	return resourceLocator(
+		{
+			displayName: 'Template',
+			name: 'template',
+			mode: 'name',
+			description,
+			modes: [
+				{ displayName: 'By name', name: 'name', type: 'string', placeholder: 'e.g. Welcome Video' },
+			],
+		},
+		'searchTemplates',
+		'e.g. tpl_8f2c1a',
+	);
 }
+
+/** Who may look a template up (docs/service-facts.md, "Who may call what"), for the description of a 403. */
+export const TEMPLATE_PERMISSION =
+	'Stock templates are open to all users; brand templates to users of that brand, organisation admins and ' +
+	'global admins; other templates to global admins.';
 
 /** A template by ID or by name, as the lookup takes it. */
 export type TemplateLookup = { id: string } | { name: string };

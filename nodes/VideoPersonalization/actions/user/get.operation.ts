@@ -1,6 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { USER_PERMISSION } from '../../helpers/permissions';
 import { USER_FIELDS, USER_QUERY } from '../../helpers/queries';
 import { getRecord, readFindBy } from '../common';
 import { type FindByKey, fieldsOption, findByProperties, optionsCollection } from '../fields';
@@ -26,11 +25,10 @@ export const description: INodeProperties[] = [
 export const execute: ItemExecute = async function (itemIndex, api) {
 	const { criteria, label } = readFindBy(this, itemIndex, keys);
 	return await getRecord(this, itemIndex, api, {
-		query: USER_QUERY,
-		field: 'findUser',
-		fields: USER_FIELDS,
+		...USER_QUERY,
 		criteria,
 		action: `get the user with ${label}`,
-		permission: USER_PERMISSION,
+		permission:
+			'Any user may look up their own record; looking up another user needs admin privileges.',
 	});
 };

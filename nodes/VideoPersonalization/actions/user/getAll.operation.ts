@@ -1,10 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { optionalText } from '../../helpers/answers';
-import { USERS_PERMISSION } from '../../helpers/permissions';
 import { USER_FIELDS, USERS_QUERY } from '../../helpers/queries';
 import { getRecords } from '../common';
-import { fieldsOption, optionsCollection, returnAllAndLimit } from '../fields';
+import { fieldsOption, optionsCollection, returnAllAndLimit, textField } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
 export const option: OperationOption = {
@@ -15,24 +14,20 @@ export const option: OperationOption = {
 
 export const description: INodeProperties[] = [
 	...returnAllAndLimit('users'),
-	{
-		displayName: 'Search',
-		name: 'search',
-		type: 'string',
-		default: '',
-		description: 'Only users whose ID, email, first name or last name matches this text',
-	},
+	textField(
+		'Search',
+		'search',
+		'Only users whose ID, email, first name or last name matches this text',
+	),
 	optionsCollection([fieldsOption(USER_FIELDS, 'user')]),
 ];
 
 export const execute: ItemExecute = async function (itemIndex, api) {
 	const search = optionalText(this.getNodeParameter('search', itemIndex, ''));
 	return await getRecords(this, itemIndex, api, {
-		query: USERS_QUERY,
-		field: 'users',
-		fields: USER_FIELDS,
+		...USERS_QUERY,
 		filter: search ? { search } : {},
 		action: 'list users',
-		permission: USERS_PERMISSION,
+		permission: 'Listing users needs admin privileges.',
 	});
 };

@@ -6,12 +6,16 @@ import type {
 } from 'n8n-workflow';
 
 import { createdVideo, optionalText } from '../../helpers/answers';
-import { TEMPLATE_PERMISSION } from '../../helpers/permissions';
 import { customerDataProblems } from '../../helpers/templateFields';
 import { DEFAULT_TIMEOUT_MS, type RestRequest, type ServiceClient } from '../../transport/client';
 import { failedItem, fieldError, readBudgetMs, readTimeoutMs } from '../common';
-import { optionsCollection } from '../fields';
-import { readTemplateCriteria, resolveTemplate, templateLocator } from '../template/locator';
+import { collection, optionsCollection, textField } from '../fields';
+import {
+	readTemplateCriteria,
+	resolveTemplate,
+	TEMPLATE_PERMISSION,
+	templateLocator,
+} from '../template/locator';
 import type { OperationOption } from '../types';
 import { customerDataProperties, readCustomerData } from './customerData';
 import {
@@ -58,39 +62,19 @@ export const description: INodeProperties[] = [
 			{ name: '1:1 (Square)', value: '1:1' },
 		],
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'AI Key Points',
-				name: 'aiKeyPoints',
-				type: 'string',
-				typeOptions: { multipleValues: true },
-				default: [],
-				placeholder: 'e.g. 20% off this month',
-				description: 'Points the AI-generated message should make',
-			},
-			{
-				displayName: 'AI Tone',
-				name: 'aiTone',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. friendly',
-				description: 'Tone of the AI-generated message',
-			},
-			{
-				displayName: 'Project ID',
-				name: 'projectId',
-				type: 'string',
-				default: '',
-				description: 'Project to put the video in',
-			},
-		],
-	},
+	collection('Additional Fields', 'additionalFields', 'Add Field', [
+		{
+			displayName: 'AI Key Points',
+			name: 'aiKeyPoints',
+			type: 'string',
+			typeOptions: { multipleValues: true },
+			default: [],
+			placeholder: 'e.g. 20% off this month',
+			description: 'Points the AI-generated message should make',
+		},
+		textField('AI Tone', 'aiTone', 'Tone of the AI-generated message', 'e.g. friendly'),
+		textField('Project ID', 'projectId', 'Project to put the video in'),
+	]),
 	{
 		displayName: 'Wait for Completion',
 		name: 'waitForCompletion',

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { jsonParse } from 'n8n-workflow';
 
-import { mappedCustomerData, type MappedValue } from '../../helpers/templateFields';
+import { mappedCustomerData } from '../../helpers/templateFields';
 import { fieldError } from '../common';
 
 const customerDataMode: INodeProperties = {
@@ -133,7 +133,7 @@ export function readCustomerData(ctx: IExecuteFunctions, itemIndex: number): IDa
 	if (mode === 'json') return readJson(ctx, itemIndex);
 	const data: IDataObject = {};
 	if (mode === 'templateFields') {
-		const mapped = ctx.getNodeParameter('templateFields', itemIndex, {}) as MappedValue;
+		const mapped = ctx.getNodeParameter('templateFields', itemIndex, {}) as IDataObject;
 		Object.assign(data, mappedCustomerData(mapped, ctx.getInputData()[itemIndex]?.json ?? {}));
 	}
 	const pairs = (ctx.getNodeParameter('customerData.values', itemIndex, []) as IDataObject[]) ?? [];

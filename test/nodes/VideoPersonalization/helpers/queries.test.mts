@@ -192,7 +192,7 @@ interface Case {
 const CASES: Case[] = [
 	{
 		name: 'TEMPLATE_QUERY',
-		query: TEMPLATE_QUERY,
+		query: TEMPLATE_QUERY.query,
 		field: 'videoTemplate',
 		argument: 'criteria',
 		input: 'VideoTemplateLookupInput',
@@ -202,7 +202,7 @@ const CASES: Case[] = [
 	},
 	{
 		name: 'TEMPLATES_QUERY',
-		query: TEMPLATES_QUERY,
+		query: TEMPLATES_QUERY.query,
 		field: 'videoTemplates',
 		argument: 'filter',
 		input: 'VideoTemplateListFilterInput',
@@ -212,7 +212,7 @@ const CASES: Case[] = [
 	},
 	{
 		name: 'USER_QUERY',
-		query: USER_QUERY,
+		query: USER_QUERY.query,
 		field: 'findUser',
 		argument: 'criteria',
 		input: 'UserLookupInput',
@@ -222,7 +222,7 @@ const CASES: Case[] = [
 	},
 	{
 		name: 'USERS_QUERY',
-		query: USERS_QUERY,
+		query: USERS_QUERY.query,
 		field: 'users',
 		argument: 'filter',
 		input: 'UserListFilterInput',
@@ -232,7 +232,7 @@ const CASES: Case[] = [
 	},
 	{
 		name: 'ORGANISATION_QUERY',
-		query: ORGANISATION_QUERY,
+		query: ORGANISATION_QUERY.query,
 		field: 'organisation',
 		argument: 'criteria',
 		input: 'OrganisationLookupInput',
@@ -242,7 +242,7 @@ const CASES: Case[] = [
 	},
 	{
 		name: 'ORGANISATIONS_QUERY',
-		query: ORGANISATIONS_QUERY,
+		query: ORGANISATIONS_QUERY.query,
 		field: 'organisations',
 		argument: 'filter',
 		input: 'OrganisationListFilterInput',
@@ -385,6 +385,22 @@ describe('the schema written from the spec', () => {
 
 describe.each(CASES)('$name', (testCase) => {
 	const document = parse(testCase.query);
+
+	it('comes with its field under viewer and the fields it may select', () => {
+		const queries = [
+			TEMPLATE_QUERY,
+			TEMPLATES_QUERY,
+			USER_QUERY,
+			USERS_QUERY,
+			ORGANISATION_QUERY,
+			ORGANISATIONS_QUERY,
+		];
+		expect(queries.find(({ query }) => query === testCase.query)).toEqual({
+			query: testCase.query,
+			field: testCase.field,
+			fields: testCase.fields,
+		});
+	});
 
 	it('parses without syntax errors', () => {
 		expect(() => parse(testCase.query)).not.toThrow();

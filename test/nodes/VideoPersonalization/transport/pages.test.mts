@@ -1,22 +1,43 @@
 /** The page arithmetic of Get Many (docs/service-facts.md: REST pages of at most 100). */
 import type { IDataObject } from 'n8n-workflow';
 
+import type { ServiceClient } from '../../../../nodes/VideoPersonalization/transport/client.ts';
 import {
-	firstPageSize,
 	isLimitRefusal,
+	type ListPage,
 	type ListSelection,
+	type ListStyle,
 	mergePages,
 	remainingPages,
 	servedPageSize,
 } from '../../../../nodes/VideoPersonalization/transport/pages.ts';
-import { REST_MAX_PAGE_SIZE } from '../../../../nodes/VideoPersonalization/transport/pagination.ts';
+import {
+	getMany,
+	REST_MAX_PAGE_SIZE,
+} from '../../../../nodes/VideoPersonalization/transport/pagination.ts';
 
 const all: ListSelection = { returnAll: true, limit: 50 };
 const limit = (n: number): ListSelection => ({ returnAll: false, limit: n });
 const range = (from: number, to: number): number[] =>
 	Array.from({ length: to - from + 1 }, (_, index) => from + index);
 
-describe('firstPageSize', () => {
+describe("getMany's first page size", () => {
+	/** The size getMany asks page 1 at, from a list of `maxSize` that serves whatever is asked. */
+	async function firstPageSize(selection: ListSelection, maxSize: number): Promise<number> {
+		const asked: number[] = [];
+		const list: ListStyle<ListPage> = {
+			sizeKey: 'test',
+			maxSize,
+			fetch: async (_api, page, size) => {
+				asked.push(size);
+				return { items: [], total: 0, page, limit: size, nextPage: null };
+			},
+		};
+		const api = { pageSizes: new Map<string, number>() } as unknown as ServiceClient;
+		await getMany(api, list, selection);
+		return asked[0];
+	}
+
 	it('the REST maximum is the spec maximum', () => {
 		expect(REST_MAX_PAGE_SIZE).toBe(100);
 	});
@@ -31,14 +52,14 @@ describe('firstPageSize', () => {
 		[limit(250), 100],
 		[limit(100_000), 100],
 		[limit(0), 1],
-	])('%j asks for %i', (selection, size) => {
-		expect(firstPageSize(selection, 100)).toBe(size);
+	])('%j asks for %i', async (selection, size) => {
+		expect(await firstPageSize(selection, 100)).toBe(size);
 	});
 
-	it('follows the maximum it is given', () => {
-		expect(firstPageSize(all, 10)).toBe(10);
-		expect(firstPageSize(limit(30), 10)).toBe(10);
-		expect(firstPageSize(limit(3), 10)).toBe(3);
+	it("follows the list's maximum", async () => {
+		expect(await firstPageSize(all, 10)).toBe(10);
+		expect(await firstPageSize(limit(30), 10)).toBe(10);
+		expect(await firstPageSize(limit(3), 10)).toBe(3);
 	});
 });
 
