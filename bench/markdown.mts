@@ -185,7 +185,8 @@ measured arrival jitter of 2-44 ms), then compared with the runs above.
   its pace after the others leave: 2.9 × N/R for the pair (in simulation 5 seeds of 100, 2.8-3.0 ×). Tried there: a
   look every 64 answers whatever the budget (BBR's ProbeBW bound) gets 4 of those seeds to 2.2-2.4 ×, the fifth not at
   all; a look every 16 quiet pauses gets them to 1.15-1.63 ×; both take Create 1,000, Return All and 100 executions at
-  R = 2 from 1.6-2.0 % to 2.2-2.9 % answered 429 (pacer.test.mts pins the joiner beside the lone process).
+  R = 2 from 1.6-2.0 % to 2.2-2.9 % answered 429 (a run of the last two with the first: 2.9 % and 2.4 %).
+  pacer.test.mts pins the joiner beside the lone process.
 
 ### The pace over time
 
