@@ -181,6 +181,15 @@ measured arrival jitter of 2-44 ms), then compared with the runs above.
   in wall time shares fairly but draws a 429 every few requests at R = 1-2. Their total is what the key allows; how it
   is split, and how fast the others find the share of one that leaves, is what costs time (docs/architecture.md,
   "Pacing").
+- **A late joiner crowded from its start** (the late-joiner rows): when its second request meets the bucket the others
+  keep empty, its first 429 and its first ramp's leave it at what they leave over, about 1 request a second, which is
+  also all that a process alone at R = 1, B = 1 sees; there those two 429s are already 2 % of a run of 100. Within 2 % a
+  look above the pace comes once per about 50 of its requests (55 s at 1 a second), so a joiner of 100 or 60 items keeps
+  its pace after the others leave: 2.9 × N/R for the pair (in simulation 5 seeds of 100, 2.8-3.0 ×). Tried there: a
+  look every 64 answers whatever the budget (BBR's ProbeBW bound) gets 4 of those seeds to 2.2-2.4 ×, the fifth not at
+  all; a look every 16 quiet pauses gets them to 1.15-1.63 ×; both take Create 1,000, Return All and 100 executions at
+  R = 2 from 1.6-2.0 % to 2.2-2.9 % answered 429 (a run of the last two with the first: 2.9 % and 2.4 %).
+  pacer.test.mts pins the joiner beside the lone process.
 
 ### The pace over time
 

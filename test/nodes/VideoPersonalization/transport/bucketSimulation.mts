@@ -38,6 +38,8 @@ export interface Simulated {
 	overlap: number[];
 	/** The pace of each process, each simulated second. */
 	paces: number[][];
+	/** When each process had its last answer, seconds after the start. */
+	endedAt: number[];
 }
 
 /** The least time (ms) in which a limit with this schedule lets `requests` through. */
@@ -220,5 +222,6 @@ export function simulate(
 		share: counters.limited / counters.requests,
 		overlap: gates.map((gate) => gate.through.filter((at) => at >= from && at <= to).length),
 		paces,
+		endedAt: gates.map((gate) => (gate.endedAt - start) / 1000),
 	};
 }
