@@ -9,11 +9,10 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { type FinalStatus, isFinalStatus } from './helpers/videoList';
 import { DEFAULT_TIMEOUT_MS, serviceClient, type ServiceClient } from './transport/client';
-import { isOutOfTime } from './transport/errors';
 import { pageAtServiceSize, restList } from './transport/pagination';
 import { unplaceable, type VideoEvent } from './trigger/ledger';
 import { pollOnce } from './trigger/poll';
-import { latestFinished, MIN_REQUEST_MS, OutOfTime, type PageSource } from './trigger/session';
+import { latestFinished, MIN_REQUEST_MS, type PageSource } from './trigger/session';
 
 /** A poll reads for at most this long, then commits what it has (under the durable scheduler's 45 s). */
 const MAX_POLL_MS = 40_000;
@@ -33,12 +32,7 @@ function videoPages(api: ServiceClient): PageSource {
 				// Every attempt and wait of this request (retries, a 429's Retry-After) ends by then.
 				deadline: Date.now() + Math.min(DEFAULT_TIMEOUT_MS, Math.max(MIN_REQUEST_MS, timeoutMs)),
 			};
-			// A request that runs out of the poll's time (a long Retry-After) ends the poll's reading:
-			// it commits what it concluded instead of failing.
-			const listed = await pageAtServiceSize(api, restList(call), page, limit).catch(
-				async (error: unknown) =>
-					await Promise.reject(isOutOfTime(error) ? new OutOfTime() : error),
-			);
+			const listed = await pageAtServiceSize(api, restList(call), page, limit);
 			// The poll places every video by its id and created_at: one without them is an answer out of shape.
 			for (const [index, video] of listed.page.items.entries()) {
 				const problem = unplaceable(video);
