@@ -91,7 +91,7 @@ export async function walkFrontier(
 	const walk = goal.kind === 'activate' ? walkDown(reader, ledger) : walkUp(reader, ledger, goal);
 	const complete = await walk.catch((error: unknown) => {
 		if (!(error instanceof OrderChanged)) throw error;
-		[order, list.total] = [error.order, error.total];
+		[order, list.total] = [error.order, reader.total];
 		return false;
 	});
 	list.order = order;

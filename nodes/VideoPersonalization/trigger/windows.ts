@@ -33,12 +33,12 @@ export interface Window {
 	limit: number;
 }
 
-/** A page listed in the other order than the one known: the service changed it; the next poll follows. */
+/**
+ * A page listed in the other order than the one known: the service changed it; the next poll
+ * follows. The reader that read it has taken its total.
+ */
 export class OrderChanged extends Error {
-	constructor(
-		readonly order: ListOrder,
-		readonly total: number,
-	) {
+	constructor(readonly order: ListOrder) {
 		super('The list order changed');
 	}
 }
@@ -110,7 +110,7 @@ export class ListReader {
 	window(read: ReadPage, page: number, limit: number): Window {
 		this.total = read.total;
 		const seen = detectOrder(read.items);
-		if (seen !== 'unknown' && seen !== this.order) throw new OrderChanged(seen, read.total);
+		if (seen !== 'unknown' && seen !== this.order) throw new OrderChanged(seen);
 		const start = (page - 1) * read.size;
 		const ranks = read.items.map((_, index) => rankAt(this.order, read.total, start + index));
 		// Held oldest first.
