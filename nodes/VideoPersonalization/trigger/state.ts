@@ -95,8 +95,8 @@ export function readState(staticData: IDataObject): TriggerState | StateV1 | und
 	if (version !== 2 || !Object.entries(FIELDS).every(([key, valid]) => valid(raw[key])))
 		return undefined;
 	const fields = Object.fromEntries(Object.keys(FIELDS).map((key) => [key, raw[key]]));
-	if (isTime(raw.ahead)) fields.ahead = raw.ahead;
-	if (isTime(raw.lag)) fields.lag = raw.lag;
+	// Kept only when readable: a state written before one was kept has none.
+	for (const key of ['ahead', 'lag']) if (isTime(raw[key])) fields[key] = raw[key];
 	return { ...fields, version, order, tracked } as TriggerState;
 }
 
