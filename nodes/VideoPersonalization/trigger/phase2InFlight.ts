@@ -146,9 +146,8 @@ class InFlightLists {
 				add(next, left);
 			} else {
 				// A window all in one second cuts nothing: walk from then on.
-				halving = add(
-					await reader.read(Math.floor((from.count + to.count - reader.size) / 2), 'newer'),
-				);
+				const middle = Math.floor((from.count + to.count - reader.size) / 2);
+				halving = add(await reader.read(middle, 'newer'));
 			}
 		}
 		return undefined;
