@@ -120,7 +120,6 @@ export class ListReader {
 
 	/** The next window in `direction` after `previous`, anchored to it; undefined if none could be. */
 	async next(previous: Window, direction: Direction): Promise<Window | undefined> {
-		const ids = new Set(previous.ids);
 		const newer = direction === 'newer';
 		const from = newer ? previous.ranks[previous.ranks.length - 1] : previous.ranks[0];
 		// Overlaps of a tenth of a page, then more; past half a page a window would not move on.
@@ -130,16 +129,15 @@ export class ListReader {
 			if (window.videos.length === 0) return window;
 			const end = newer ? window.ranks[window.ranks.length - 1] : window.ranks[0];
 			const movedOn = newer ? end > from || newestEnd(window) : end < from || oldestEnd(window);
-			if (movedOn && window.ids.some((id) => ids.has(id))) return window;
+			if (movedOn && window.ids.some((id) => previous.ids.includes(id))) return window;
 		}
 		// No window of an allowed size straddles this point (a small page size divides it): read the
 		// next one, then the previous one again; unchanged, nothing moved across the boundary between.
 		const beyond = await this.read(Math.max(0, newer ? from + 1 : from - 1), direction);
 		const again = await this.session.read(previous.page, this.status, previous.limit);
-		const sorted = (list: string[]) => [...list].sort().join();
-		return sorted(again.items.map((video) => placeVideo(video).id)) === sorted(previous.ids)
-			? beyond
-			: undefined;
+		const ids = (videos: IDataObject[]) =>
+			String(videos.map((video) => placeVideo(video).id).sort());
+		return ids(again.items) === ids(previous.videos) ? beyond : undefined;
 	}
 
 	/** Reads on from `from` until `visit` says so or the list ends; the last window, or undefined if unanchored. */
