@@ -113,12 +113,10 @@ export class Ledger {
 	/** A tracked video a search showed missing, a third poll in a row: deleted. */
 	missed(id: string): void {
 		const entry = this.tracked[id];
-		const misses = (entry.misses ?? 0) + 1;
-		if (misses < 3) entry.misses = misses;
-		else {
-			delete this.tracked[id];
-			this.lost.push(id);
-		}
+		entry.misses = (entry.misses ?? 0) + 1;
+		if (entry.misses < 3) return;
+		delete this.tracked[id];
+		this.lost.push(id);
 	}
 
 	/**
