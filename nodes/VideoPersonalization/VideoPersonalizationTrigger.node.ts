@@ -118,10 +118,9 @@ export class VideoPersonalizationTrigger implements INodeType {
 			this.logger.warn(
 				`Video Personalization Trigger: video "${id}" left the render queue and could not be found again (deleted?)`,
 			);
-		const { late, state } = run.outcome;
-		if (late)
+		if (run.outcome.late)
 			this.logger.warn(
-				`Video Personalization Trigger: ${late} video(s) appeared in the list later than the trigger waited for them; any that had already finished did not start the workflow. It now waits up to ${(state?.lag ?? 0) / 1000} s`,
+				`Video Personalization Trigger: ${run.outcome.late} video(s) appeared in the list later than the trigger waited for them; any that had already finished did not start the workflow. It now waits up to ${(run.outcome.state?.lag ?? 0) / 1000} s`,
 			);
 		const items = run.outcome.events.filter((event) => events.includes(event.status)).map(toItem);
 		return items.length > 0 ? [items] : null;
