@@ -54,8 +54,8 @@ const STATE_KEY = 'videoTrigger';
 
 const isOrder = (value: unknown): value is ListOrder =>
 	value === 'newest-first' || value === 'oldest-first' || value === 'unknown';
-const isTime = (value: unknown): value is number =>
-	typeof value === 'number' && Number.isFinite(value);
+// Number.isFinite is false for anything but a finite number (it does not convert).
+const isTime = (value: unknown): value is number => Number.isFinite(value);
 const isRecord = (value: unknown): value is IDataObject =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);
 
