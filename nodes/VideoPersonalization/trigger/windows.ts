@@ -66,11 +66,10 @@ export function windowAt(position: number, maxSize: number, down = false) {
 	return best;
 }
 
-export function windowOf(
-	videos: IDataObject[],
-	ranks: number[],
-	read: { total: number; page: number; limit: number },
-): Window {
+/** How a window was read: the list's total then, and the page and size to read it again. */
+type WindowRead = Pick<Window, 'total' | 'page' | 'limit'>;
+
+export function windowOf(videos: IDataObject[], ranks: number[], read: WindowRead): Window {
 	const placed = videos.map(placeVideo);
 	const ids = placed.map((video) => video.id);
 	return { videos, ids, times: placed.map((video) => video.createdAt), ranks, ...read };
