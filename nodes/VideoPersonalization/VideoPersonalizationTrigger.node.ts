@@ -1,5 +1,4 @@
 import type {
-	IDataObject,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
@@ -99,7 +98,7 @@ export class VideoPersonalizationTrigger implements INodeType {
 		const given = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : Infinity;
 		const run = await pollOnce({
 			key: `${this.getWorkflow().id ?? ''}:${this.getNode().id ?? this.getNode().name}`,
-			staticData: this.getWorkflowStaticData('node') as IDataObject,
+			staticData: this.getWorkflowStaticData('node'),
 			source,
 			now: () => Date.now(),
 			budgetMs: Math.min(MAX_POLL_MS, given / 2),
