@@ -96,9 +96,8 @@ async function runPoll(request: PollRequest, started: number): Promise<PollOutco
 	const [deadline, size] = [started + request.budgetMs, current?.pageSize ?? ASKED_PAGE_SIZE];
 	const session = new PollSession(request.source, deadline, request.now, size, current?.ahead);
 	const ledger = new Ledger(previous);
-	let goal: FrontierGoal = { kind: 'activate' };
-	if (current) goal = { kind: 'poll' };
-	else if (previous?.version === 1) goal = { kind: 'carry-over', covered: previous.covered };
+	let goal: FrontierGoal = current ? { kind: 'poll' } : { kind: 'activate' };
+	if (previous?.version === 1) goal = { kind: 'carry-over', covered: previous.covered };
 	const nothing = (outOfTime: boolean) => ({ events: [], state: undefined, lost: [], outOfTime });
 
 	// Phase 1. Activation and carry-over must read their whole frontier to have a horizon at all.
