@@ -1,5 +1,4 @@
 import type {
-	IDataObject,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
@@ -9,11 +8,10 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { type FinalStatus, isFinalStatus } from './helpers/videoList';
 import { DEFAULT_TIMEOUT_MS, serviceClient, type ServiceClient } from './transport/client';
-import { isOutOfTime } from './transport/errors';
 import { pageAtServiceSize, restList } from './transport/pagination';
 import { unplaceable, type VideoEvent } from './trigger/ledger';
 import { pollOnce } from './trigger/poll';
-import { latestFinished, MIN_REQUEST_MS, OutOfTime, type PageSource } from './trigger/session';
+import { latestFinished, MIN_REQUEST_MS, type PageSource } from './trigger/session';
 
 /** A poll reads for at most this long, then commits what it has (under the durable scheduler's 45 s). */
 const MAX_POLL_MS = 40_000;
@@ -33,12 +31,7 @@ function videoPages(api: ServiceClient): PageSource {
 				// Every attempt and wait of this request (retries, a 429's Retry-After) ends by then.
 				deadline: Date.now() + Math.min(DEFAULT_TIMEOUT_MS, Math.max(MIN_REQUEST_MS, timeoutMs)),
 			};
-			// A request that runs out of the poll's time (a long Retry-After) ends the poll's reading:
-			// it commits what it concluded instead of failing.
-			const listed = await pageAtServiceSize(api, restList(call), page, limit).catch(
-				async (error: unknown) =>
-					await Promise.reject(isOutOfTime(error) ? new OutOfTime() : error),
-			);
+			const listed = await pageAtServiceSize(api, restList(call), page, limit);
 			// The poll places every video by its id and created_at: one without them is an answer out of shape.
 			for (const [index, video] of listed.page.items.entries()) {
 				const problem = unplaceable(video);
@@ -105,7 +98,7 @@ export class VideoPersonalizationTrigger implements INodeType {
 		const given = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : Infinity;
 		const run = await pollOnce({
 			key: `${this.getWorkflow().id ?? ''}:${this.getNode().id ?? this.getNode().name}`,
-			staticData: this.getWorkflowStaticData('node') as IDataObject,
+			staticData: this.getWorkflowStaticData('node'),
 			source,
 			now: () => Date.now(),
 			budgetMs: Math.min(MAX_POLL_MS, given / 2),
@@ -124,10 +117,9 @@ export class VideoPersonalizationTrigger implements INodeType {
 			this.logger.warn(
 				`Video Personalization Trigger: video "${id}" left the render queue and could not be found again (deleted?)`,
 			);
-		const { late, state } = run.outcome;
-		if (late)
+		if (run.outcome.late)
 			this.logger.warn(
-				`Video Personalization Trigger: ${late} video(s) appeared in the list later than the trigger waited for them; any that had already finished did not start the workflow. It now waits up to ${(state?.lag ?? 0) / 1000} s`,
+				`Video Personalization Trigger: ${run.outcome.late} video(s) appeared in the list later than the trigger waited for them; any that had already finished did not start the workflow. It now waits up to ${(run.outcome.state?.lag ?? 0) / 1000} s`,
 			);
 		const items = run.outcome.events.filter((event) => events.includes(event.status)).map(toItem);
 		return items.length > 0 ? [items] : null;

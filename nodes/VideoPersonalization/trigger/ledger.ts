@@ -66,15 +66,14 @@ export class Ledger {
 
 	/** Goes on from the previous poll's state (or 0.1.0's, or none). */
 	constructor(previous: TriggerState | StateV1 | undefined) {
-		const none = { horizon: Number.NEGATIVE_INFINITY, edge: {}, total: 0, below: 0 };
-		const { horizon, edge, total, below } = previous?.version === 2 ? previous : none;
+		const none = { horizon: -Infinity, edge: {}, total: 0, below: 0, lag: undefined };
+		const { horizon, edge, total, below, lag } = previous?.version === 2 ? previous : none;
 		this.horizon = horizon;
 		this.edge = { ...edge };
 		this.tracked = structuredClone(previous?.tracked ?? {});
 		this.list = { order: previous?.order ?? 'unknown', total, below };
-		const lag = previous?.version === 2 ? previous.lag : undefined;
 		[this.lag, this.rankKept] = [lag ?? LAG_MS, lag !== undefined];
-		this.newestRead = Math.max(Number.NEGATIVE_INFINITY, ...Object.values(this.edge));
+		this.newestRead = Math.max(...Object.values(this.edge)); // -Infinity for an empty edge
 	}
 
 	/** Created before the horizon, or seen at or after it by an earlier read: an event for it is never new. */
@@ -114,12 +113,10 @@ export class Ledger {
 	/** A tracked video a search showed missing, a third poll in a row: deleted. */
 	missed(id: string): void {
 		const entry = this.tracked[id];
-		const misses = (entry.misses ?? 0) + 1;
-		if (misses < 3) entry.misses = misses;
-		else {
-			delete this.tracked[id];
-			this.lost.push(id);
-		}
+		entry.misses = (entry.misses ?? 0) + 1;
+		if (entry.misses < 3) return;
+		delete this.tracked[id];
+		this.lost.push(id);
 	}
 
 	/**

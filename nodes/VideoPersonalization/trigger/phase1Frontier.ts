@@ -39,11 +39,7 @@ function applyWindow(ledger: Ledger, goal: FrontierGoal, window: Window): number
  * rank of the first video at or after it, or one past the last if the list was read on from there
  * (`readOn`); undefined when every video read is older and nothing says how many more are.
  */
-function rankOf(
-	windows: Window[],
-	horizon: number,
-	readOn = newestEnd(windows[windows.length - 1]),
-): number | undefined {
+function rankOf(windows: Window[], horizon: number, readOn: boolean): number | undefined {
 	for (const window of windows) {
 		const index = window.times.findIndex((time) => time >= horizon);
 		if (index !== -1) return window.ranks[index];
@@ -91,7 +87,7 @@ export async function walkFrontier(
 	const walk = goal.kind === 'activate' ? walkDown(reader, ledger) : walkUp(reader, ledger, goal);
 	const complete = await walk.catch((error: unknown) => {
 		if (!(error instanceof OrderChanged)) throw error;
-		[order, list.total] = [error.order, error.total];
+		[order, list.total] = [error.order, reader.total];
 		return false;
 	});
 	list.order = order;
@@ -114,30 +110,31 @@ async function walkUp(reader: ListReader, ledger: Ledger, goal: FrontierGoal): P
 	const cap = capOf(reader.session, ledger, window.times);
 	let newest = Number.NEGATIVE_INFINITY;
 	const read: Window[] = [];
-	const moveHorizon = () => {
+	const moveHorizon = (last: Window) => {
 		ledger.advance(Math.min(newest - SETTLE_MS, cap));
 		// A window all older than the horizon is not needed for its rank again.
 		while (read.length > 1 && read[0].times.every((time) => time < ledger.horizon)) read.shift();
-		list.below = rankOf(read, ledger.horizon) ?? list.below; // unknown: the horizon did not move
+		// Unknown: the horizon did not move.
+		list.below = rankOf(read, ledger.horizon, newestEnd(last)) ?? list.below;
 	};
 	let counted = goal.kind !== 'poll';
 	const take = (next: Window) => {
 		read.push(next);
 		// More videos older than the horizon than the last poll counted (at the first read that
 		// shows how many, before the horizon moves): the list showed them since, late.
-		const rankNow = counted ? undefined : rankOf(read, ledger.horizon);
+		const rankNow = counted ? undefined : rankOf(read, ledger.horizon, newestEnd(next));
 		if (rankNow !== undefined) ledger.appearedBelow(rankNow - list.below);
 		counted ||= rankNow !== undefined;
 		newest = Math.max(newest, applyWindow(ledger, goal, next));
 		list.total = next.total;
 		// Everything from the horizon up to this window has been read: the horizon follows.
-		if (goal.kind === 'poll') moveHorizon();
+		if (goal.kind === 'poll') moveHorizon(next);
 		return false;
 	};
 	take(window);
-	const complete = (await reader.walk(window, 'newer', take)) !== undefined;
-	if (complete && goal.kind !== 'poll') moveHorizon();
-	return complete;
+	const last = await reader.walk(window, 'newer', take);
+	if (last && goal.kind !== 'poll') moveHorizon(last);
+	return last !== undefined;
 }
 
 async function walkDown(reader: ListReader, ledger: Ledger): Promise<boolean> {

@@ -60,10 +60,9 @@ export async function readInFlight(
 	firsts.forEach((first, index) => lists.see(IN_FLIGHT[index], first.items));
 	const tracked = Object.entries(ledger.tracked);
 	const inFlight = tracked.filter(([, video]) => listOf(video.status) !== -1);
-	const total = firsts[0].total + firsts[1].total;
-	if (!fullReadDue && !lists.rejoined && total === inFlight.length + lists.newcomers)
-		return { complete: true, fullRead: false, suspects: [] };
 	const full = fullReadDue || lists.rejoined;
+	if (!full && firsts[0].total + firsts[1].total === inFlight.length + lists.newcomers)
+		return { complete: true, fullRead: false, suspects: [] };
 	for (const [id, { status, createdAt }] of inFlight)
 		if (Number.isFinite(createdAt)) lists.expected[status as InFlightStatus].set(id, createdAt);
 	// Both lists are done before the phase is, also when one fails: no read of phase 2 may
@@ -147,9 +146,8 @@ class InFlightLists {
 				add(next, left);
 			} else {
 				// A window all in one second cuts nothing: walk from then on.
-				halving = add(
-					await reader.read(Math.floor((from.count + to.count - reader.size) / 2), 'newer'),
-				);
+				const middle = Math.floor((from.count + to.count - reader.size) / 2);
+				halving = add(await reader.read(middle, 'newer'));
 			}
 		}
 		return undefined;

@@ -20,10 +20,9 @@ export async function locateSuspects(
 	ledger: Ledger,
 	suspects: string[],
 ): Promise<void> {
-	const { order, total } = ledger.list;
 	// Order unknown: every video shares one second; the search then reads the list end to end.
-	const reader = new ListReader(session, order, total);
-	const locator = new Locator(reader, ledger, suspects, order !== 'unknown');
+	const reader = new ListReader(session, ledger.list.order, ledger.list.total);
+	const locator = new Locator(reader, ledger, new Set(suspects), ledger.list.order !== 'unknown');
 	const byTime = (id: string) => ledger.tracked[id].createdAt;
 	for (const id of suspects.sort((left, right) => byTime(left) - byTime(right)))
 		if (locator.remaining.has(id) && (await locator.find(id)) === 'missing') ledger.missed(id);
@@ -33,18 +32,16 @@ export async function locateSuspects(
 class Locator {
 	readonly windows: Window[] = [];
 
-	readonly remaining: Set<string>;
-
 	/** created_at of every tracked video: how many lie between two cuts is known exactly. */
 	private readonly tracked: number[];
 
 	constructor(
 		private readonly reader: ListReader,
 		private readonly ledger: Ledger,
-		suspects: string[],
+		/** The suspects not seen yet. */
+		readonly remaining: Set<string>,
 		private readonly ranked: boolean,
 	) {
-		this.remaining = new Set(suspects);
 		this.tracked = Object.values(ledger.tracked).map((video) => video.createdAt);
 	}
 

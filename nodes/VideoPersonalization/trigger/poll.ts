@@ -26,7 +26,7 @@ import { walkFrontier, type FrontierGoal } from './phase1Frontier';
 import { readInFlight } from './phase2InFlight';
 import { locateSuspects } from './phase3Suspects';
 import { ASKED_PAGE_SIZE, OutOfTime, type PageSource, PollSession } from './session';
-import { type StateV1, readState, type TriggerState, writeState } from './state';
+import { readState, type TriggerState, writeState } from './state';
 import { OrderChanged } from './windows';
 
 /** The in-flight lists are read in full at least this often, whatever their counts say. */
@@ -54,27 +54,23 @@ export type PollRun =
 	/** This poll outlived its lease and another took over: nothing committed. */
 	| { status: 'superseded' };
 
-/**
- * One poll of the trigger `key` (workflow and node) under the lease, reading for at most
- * `budgetMs`; the state is written together with the events it returns, or not at all.
- */
-export async function pollOnce(request: {
+/** One poll of the trigger `key` (workflow and node), reading for at most `budgetMs`. */
+export interface PollRequest {
 	key: string;
 	staticData: IDataObject;
 	source: PageSource;
 	now: () => number;
 	budgetMs: number;
-}): Promise<PollRun> {
+}
+
+/** One poll under the lease; the state is written together with the events it returns, or not at all. */
+export async function pollOnce(request: PollRequest): Promise<PollRun> {
 	const { key, now, budgetMs } = request;
 	const started = now();
 	const token = takeLease(key, started, started + budgetMs + LEASE_MARGIN_MS);
 	if (!token) return { status: 'busy' };
 	try {
-		const previous = readState(request.staticData);
-		const kept = previous?.version === 2 ? previous : undefined;
-		const [deadline, pageSize] = [started + budgetMs, kept?.pageSize ?? ASKED_PAGE_SIZE];
-		const session = new PollSession(request.source, deadline, now, pageSize, kept?.ahead);
-		const outcome = await runPoll(session, previous, started);
+		const outcome = await runPoll(request, started);
 		if (!holdsLease(key, token)) return { status: 'superseded' };
 		if (outcome.state) writeState(request.staticData, outcome.state);
 		return { status: 'done', outcome };
@@ -94,16 +90,14 @@ async function untilStopped<T>(phase: Promise<T>): Promise<T | undefined> {
 	});
 }
 
-async function runPoll(
-	session: PollSession,
-	previous: TriggerState | StateV1 | undefined,
-	started: number,
-): Promise<PollOutcome> {
+async function runPoll(request: PollRequest, started: number): Promise<PollOutcome> {
+	const previous = readState(request.staticData);
 	const current = previous?.version === 2 ? previous : undefined;
+	const [deadline, size] = [started + request.budgetMs, current?.pageSize ?? ASKED_PAGE_SIZE];
+	const session = new PollSession(request.source, deadline, request.now, size, current?.ahead);
 	const ledger = new Ledger(previous);
-	let goal: FrontierGoal = { kind: 'activate' };
-	if (current) goal = { kind: 'poll' };
-	else if (previous?.version === 1) goal = { kind: 'carry-over', covered: previous.covered };
+	let goal: FrontierGoal = current ? { kind: 'poll' } : { kind: 'activate' };
+	if (previous?.version === 1) goal = { kind: 'carry-over', covered: previous.covered };
 	const nothing = (outOfTime: boolean) => ({ events: [], state: undefined, lost: [], outOfTime });
 
 	// Phase 1. Activation and carry-over must read their whole frontier to have a horizon at all.

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { createdAtMs, detectOrder, type FinalStatus } from '../helpers/videoList';
+import { isOutOfTime } from '../transport/errors';
 import { type RestPage, servedPageSize } from '../transport/pagination';
 
 /** Where a poll reads from: the REST video list, optionally filtered by status. */
@@ -64,10 +65,11 @@ export class PollSession {
 	async read(page: number, status?: string, limit = this.pageSize): Promise<ReadPage> {
 		const left = this.deadline - this.now();
 		if (left <= 0) throw new OutOfTime();
-		// A request that fails after the deadline (cut short, or retried past it) ends the phase like
-		// the deadline does: the poll commits what it concluded. Before the deadline, it fails the poll.
+		// A request that fails after the deadline (cut short, or retried past it), or runs out of the
+		// poll's time (a long Retry-After), ends the phase like the deadline does: the poll commits
+		// what it concluded. Any other failure before the deadline fails the poll.
 		const result = await this.source.page(page, limit, status, left).catch((error: unknown) => {
-			throw this.deadline <= this.now() ? new OutOfTime() : error;
+			throw this.deadline <= this.now() || isOutOfTime(error) ? new OutOfTime() : error;
 		});
 		const received = this.now();
 		for (const video of result.items) {

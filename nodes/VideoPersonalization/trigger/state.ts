@@ -54,8 +54,8 @@ const STATE_KEY = 'videoTrigger';
 
 const isOrder = (value: unknown): value is ListOrder =>
 	value === 'newest-first' || value === 'oldest-first' || value === 'unknown';
-const isTime = (value: unknown): value is number =>
-	typeof value === 'number' && Number.isFinite(value);
+// Number.isFinite is false for anything but a finite number (it does not convert).
+const isTime = (value: unknown): value is number => Number.isFinite(value);
 const isRecord = (value: unknown): value is IDataObject =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -95,8 +95,8 @@ export function readState(staticData: IDataObject): TriggerState | StateV1 | und
 	if (version !== 2 || !Object.entries(FIELDS).every(([key, valid]) => valid(raw[key])))
 		return undefined;
 	const fields = Object.fromEntries(Object.keys(FIELDS).map((key) => [key, raw[key]]));
-	if (isTime(raw.ahead)) fields.ahead = raw.ahead;
-	if (isTime(raw.lag)) fields.lag = raw.lag;
+	// Kept only when readable: a state written before one was kept has none.
+	for (const key of ['ahead', 'lag']) if (isTime(raw[key])) fields[key] = raw[key];
 	return { ...fields, version, order, tracked } as TriggerState;
 }
 

@@ -33,12 +33,12 @@ export interface Window {
 	limit: number;
 }
 
-/** A page listed in the other order than the one known: the service changed it; the next poll follows. */
+/**
+ * A page listed in the other order than the one known: the service changed it; the next poll
+ * follows. The reader that read it has taken its total.
+ */
 export class OrderChanged extends Error {
-	constructor(
-		readonly order: ListOrder,
-		readonly total: number,
-	) {
+	constructor(readonly order: ListOrder) {
 		super('The list order changed');
 	}
 }
@@ -66,11 +66,10 @@ export function windowAt(position: number, maxSize: number, down = false) {
 	return best;
 }
 
-export function windowOf(
-	videos: IDataObject[],
-	ranks: number[],
-	read: { total: number; page: number; limit: number },
-): Window {
+/** How a window was read: the list's total then, and the page and size to read it again. */
+type WindowRead = Pick<Window, 'total' | 'page' | 'limit'>;
+
+export function windowOf(videos: IDataObject[], ranks: number[], read: WindowRead): Window {
 	const placed = videos.map(placeVideo);
 	const ids = placed.map((video) => video.id);
 	return { videos, ids, times: placed.map((video) => video.createdAt), ranks, ...read };
@@ -110,7 +109,7 @@ export class ListReader {
 	window(read: ReadPage, page: number, limit: number): Window {
 		this.total = read.total;
 		const seen = detectOrder(read.items);
-		if (seen !== 'unknown' && seen !== this.order) throw new OrderChanged(seen, read.total);
+		if (seen !== 'unknown' && seen !== this.order) throw new OrderChanged(seen);
 		const start = (page - 1) * read.size;
 		const ranks = read.items.map((_, index) => rankAt(this.order, read.total, start + index));
 		// Held oldest first.
@@ -120,7 +119,6 @@ export class ListReader {
 
 	/** The next window in `direction` after `previous`, anchored to it; undefined if none could be. */
 	async next(previous: Window, direction: Direction): Promise<Window | undefined> {
-		const ids = new Set(previous.ids);
 		const newer = direction === 'newer';
 		const from = newer ? previous.ranks[previous.ranks.length - 1] : previous.ranks[0];
 		// Overlaps of a tenth of a page, then more; past half a page a window would not move on.
@@ -130,16 +128,15 @@ export class ListReader {
 			if (window.videos.length === 0) return window;
 			const end = newer ? window.ranks[window.ranks.length - 1] : window.ranks[0];
 			const movedOn = newer ? end > from || newestEnd(window) : end < from || oldestEnd(window);
-			if (movedOn && window.ids.some((id) => ids.has(id))) return window;
+			if (movedOn && window.ids.some((id) => previous.ids.includes(id))) return window;
 		}
 		// No window of an allowed size straddles this point (a small page size divides it): read the
 		// next one, then the previous one again; unchanged, nothing moved across the boundary between.
 		const beyond = await this.read(Math.max(0, newer ? from + 1 : from - 1), direction);
 		const again = await this.session.read(previous.page, this.status, previous.limit);
-		const sorted = (list: string[]) => [...list].sort().join();
-		return sorted(again.items.map((video) => placeVideo(video).id)) === sorted(previous.ids)
-			? beyond
-			: undefined;
+		const ids = (videos: IDataObject[]) =>
+			String(videos.map((video) => placeVideo(video).id).sort());
+		return ids(again.items) === ids(previous.videos) ? beyond : undefined;
 	}
 
 	/** Reads on from `from` until `visit` says so or the list ends; the last window, or undefined if unanchored. */
