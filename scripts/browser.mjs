@@ -231,14 +231,23 @@ async function executeStep(page, outcome) {
 	return output;
 }
 
-async function closeToasts(page) {
-	for (const close of await page.locator('.el-notification__closeBtn').all())
-		await close.click().catch(() => undefined);
-	await page
-		.locator('.el-notification')
-		.first()
-		.waitFor({ state: 'detached' })
-		.catch(() => undefined);
+/** Closes every toast; with `expectError`, first waits for the error toast a failed run brings (it comes just after the run's status). */
+async function closeToasts(page, expectError = false) {
+	if (expectError)
+		await page
+			.locator(ERROR_SELECTORS[0])
+			.first()
+			.waitFor({ timeout: 10_000 })
+			.catch(() => undefined);
+	for (let round = 0; round < 10 && (await page.locator('.el-notification').count()) > 0; round++) {
+		for (const close of await page.locator('.el-notification__closeBtn').all())
+			await close.click().catch(() => undefined);
+		await page
+			.locator('.el-notification')
+			.first()
+			.waitFor({ state: 'detached', timeout: 2000 })
+			.catch(() => undefined);
+	}
 }
 
 /** The Check Only switch under Options (added to the collection the first time). */
@@ -291,7 +300,7 @@ async function mapAndCreate(page, stack) {
 	const refused = await executeStep(page, 'danger');
 	await refused.getByText('"primary_color" must be a colour').first().waitFor();
 	assert((await createCount(stack)) === before, 'a video was created despite the refused colour');
-	await closeToasts(page);
+	await closeToasts(page, true);
 
 	await mapperField(page, 'primary_color').fill('#0B6E4F');
 	const output = await executeStep(page, 'success');
