@@ -21,6 +21,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type Sandbox } from '../sandbox/index.mts';
 import { Rng } from '../sandbox/rng.mts';
 import { capturedLogs, pollTrigger } from '../test/harness/engine.mts';
+import { reportedLate } from '../test/harness/trigger.mts';
 import { median, round, timed, writeResults, type Figure, type Row } from './lib/report.mts';
 
 const SIZES = [1000, 10_000, 100_000];
@@ -378,9 +379,7 @@ async function measureLate(maxLagMs: number): Promise<LateResult> {
 			lost: expected.filter((key) => !counts.has(key)).length,
 			repeated: [...counts.values()].filter((count) => count > 1).length,
 			finishedWhenListed: made.filter((video) => video.finishAt <= store.listedAt(video)).length,
-			reported: capturedLogs
-				.map((line) => / (\d+) video\(s\) appeared in the list later than/.exec(line))
-				.reduce((sum, match) => sum + Number(match?.[1] ?? 0), 0),
+			reported: reportedLate(),
 			lagMs: Number(
 				(JSON.parse(trigger.staticData) as { videoTrigger: IDataObject }).videoTrigger.lag,
 			),

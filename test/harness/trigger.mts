@@ -7,9 +7,20 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox/index.mts';
-import { pollTrigger } from './engine.mts';
+import { capturedLogs, pollTrigger } from './engine.mts';
 
 const MINUTE = 60_000;
+
+/** The trigger's warning about videos listed late, as n8n's log shows it (and a user searches for it). */
+const LATE_WARNING =
+	/^warn: Video Personalization Trigger: (\d+) video\(s\) appeared in the list later than the trigger waited for them/;
+
+/** How many videos n8n's log reported listed later than the trigger waited, since `capturedLogs` was last emptied. */
+export function reportedLate(): number {
+	return capturedLogs
+		.map((line) => LATE_WARNING.exec(line))
+		.reduce((sum, match) => sum + Number(match?.[1] ?? 0), 0);
+}
 
 export interface Emitted {
 	id: string;

@@ -10,7 +10,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type Sandbox } from '../../../../sandbox/index.mts';
 import { Rng } from '../../../../sandbox/rng.mts';
 import { capturedLogs } from '../../../harness/engine.mts';
-import { byStatus, SandboxTrigger } from '../../../harness/trigger.mts';
+import { byStatus, reportedLate, SandboxTrigger } from '../../../harness/trigger.mts';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -19,8 +19,13 @@ describe('a list that shows new videos late (issue 28)', () => {
 	let sandbox: Sandbox;
 	let hostClock: jest.SpyInstance<number, []>;
 
-	/** A sandbox listing each new video 1 s to `maxLagMs` late, and both clocks running with real time. */
-	async function startLagging(maxLagMs: number): Promise<void> {
+	/**
+	 * A sandbox listing each new video 1 s to `maxLagMs` late, both clocks running with real time,
+	 * and a trigger activated on it; the sandbox's time then.
+	 */
+	async function startLagging(
+		maxLagMs: number,
+	): Promise<{ trigger: SandboxTrigger; baseline: number }> {
 		sandbox = await startSandbox({
 			quiet: true,
 			dataset: { videos: 250, assets: 8 },
@@ -40,6 +45,9 @@ describe('a list that shows new videos late (issue 28)', () => {
 		// The host's clock is the sandbox's, shifted to real time and then 10 minutes ahead.
 		const hostAhead = realStart - start + 10 * MINUTE;
 		hostClock = jest.spyOn(Date, 'now').mockImplementation(() => sandbox.clock.now() + hostAhead);
+		const trigger = new SandboxTrigger(sandbox);
+		await trigger.poll();
+		return { trigger, baseline: sandbox.clock.now() };
 	}
 	afterEach(async () => {
 		hostClock.mockRestore();
@@ -47,10 +55,7 @@ describe('a list that shows new videos late (issue 28)', () => {
 	});
 
 	it('1 to 60 s: emits every video that finishes, none twice, on a busy account', async () => {
-		await startLagging(60 * SECOND);
-		const trigger = new SandboxTrigger(sandbox);
-		await trigger.poll();
-		const baseline = sandbox.clock.now();
+		const { trigger, baseline } = await startLagging(60 * SECOND);
 		// A busy hour: a video every 6 s or so, most rendering in 12 to 32 s (often finished before
 		// the list shows them), a tenth of them finishing within the hour.
 		const made = sandbox.store.addVideos(600, {
@@ -93,10 +98,7 @@ describe('a list that shows new videos late (issue 28)', () => {
 	}, 120_000);
 
 	it("up to 3 minutes: n8n's log reports the late videos; none repeated, none lost after 15 minutes", async () => {
-		await startLagging(3 * MINUTE);
-		const trigger = new SandboxTrigger(sandbox);
-		await trigger.poll();
-		const baseline = sandbox.clock.now();
+		const { trigger, baseline } = await startLagging(3 * MINUTE);
 		const made = sandbox.store.addVideos(400, {
 			createdAt: { from: baseline, to: baseline + 40 * MINUTE },
 		});
@@ -117,13 +119,7 @@ describe('a list that shows new videos late (issue 28)', () => {
 			byStatus,
 		);
 		// n8n's log says how many videos the list showed too late, in words a user can search for.
-		const warned = capturedLogs
-			.map((line) =>
-				/^warn: Video Personalization Trigger: (\d+) video\(s\) appeared in the list later than the trigger waited for them/.exec(
-					line,
-				),
-			)
-			.reduce((sum, match) => sum + (match ? Number(match[1]) : 0), 0);
+		const warned = reportedLate();
 		const createdAt = new Map(
 			finished.map((video) => [`${video.id}:${video.status}`, video.createdAt]),
 		);

@@ -1,15 +1,24 @@
 /**
  * Random schedules for the trigger's model-based test: ordinary traffic and the hard cases
- * (same-second batches, re-renders, deletions, late arrivals, overlapping polls, polls cut short by their time
- * budget, a process that dies mid-poll, restarts from what n8n saved, faults), interleaved with
- * the poll's own requests. Each schedule is one seed; `runSchedule(seed)` replays it exactly.
+ * (same-second batches, re-renders, deletions, late arrivals, overlapping polls, polls cut short
+ * by their time budget, a process that dies mid-poll, restarts from what n8n saved, faults),
+ * interleaved with the poll's own requests. Each schedule is one seed; `runSchedule(seed)`
+ * replays it exactly.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import { LAG_MS } from '../../../../nodes/VideoPersonalization/trigger/ledger.ts';
 import { pollOnce } from '../../../../nodes/VideoPersonalization/trigger/poll.ts';
 import { mixSeed, Rng } from '../../../../sandbox/rng.mts';
-import { type Emitted, judge, Killed, ModelService, type Order, type Verdict } from './model.mts';
+import {
+	type Emitted,
+	judge,
+	Killed,
+	ModelService,
+	type ModelVideo,
+	type Order,
+	type Verdict,
+} from './model.mts';
 
 /** n8n's two ways of keeping static data (see the platform notes). */
 export type Scheduler = 'legacy' | 'durable';
@@ -174,14 +183,14 @@ function judgeLongLags(
 	pollSpans: Array<[number, number]>,
 ): ScheduleResult['beyondLag'] {
 	const byId = new Map(model.videos.map((video) => [video.id, video]));
-	const lagOf = (id: string) => {
-		const video = byId.get(id.split('#')[0]);
-		return video?.listedAt === undefined ? 0 : video.listedAt - video.createdAt;
-	};
-	const long = verdict.missed.filter((key) => lagOf(key) > LAG_MS);
-	verdict.missed = verdict.missed.filter((key) => lagOf(key) <= LAG_MS);
-	const duringPoll = (id: string) => {
-		const listedAt = byId.get(id.split('#')[0])?.listedAt ?? 0;
+	const lagOf = (video: ModelVideo | undefined) =>
+		video?.listedAt === undefined ? 0 : video.listedAt - video.createdAt;
+	// A render's key is `${id}#${episode}:${status}`.
+	const videoOf = (key: string) => byId.get(key.split('#')[0]);
+	const long = verdict.missed.filter((key) => lagOf(videoOf(key)) > LAG_MS);
+	verdict.missed = verdict.missed.filter((key) => lagOf(videoOf(key)) <= LAG_MS);
+	const duringPoll = (key: string) => {
+		const listedAt = videoOf(key)?.listedAt ?? 0;
 		return pollSpans.some(([from, to]) => from <= listedAt && listedAt <= to);
 	};
 	const countable = long.filter((key) => !duringPoll(key));
@@ -189,7 +198,7 @@ function judgeLongLags(
 		verdict.missed.push(
 			`${countable.length} listed beyond the lag, ${reported} reported: ${countable.join()}`,
 		);
-	const videos = model.videos.filter((video) => lagOf(video.id) > LAG_MS).length;
+	const videos = model.videos.filter((video) => lagOf(video) > LAG_MS).length;
 	if (reported > 0 && videos === 0) verdict.unexpected.push(`${reported} reported late, none was`);
 	return { videos, missed: long.length, reported };
 }
