@@ -3,12 +3,8 @@ import { sleep } from 'n8n-workflow';
 
 import { Pacer, type PacerAnswer } from './pacer';
 
-interface Waiter {
-	deadline: number;
-	signal?: AbortSignal;
-	/** The time the request is sent, or undefined: out of time, or the execution stopped. */
-	resolve(sentAt: number | undefined): void;
-}
+/** A request waiting its turn: `resolve` gets the time it is sent, or undefined (out of time, or the execution stopped). */
+type Waiter = { deadline: number; resolve(sentAt: number | undefined): void };
 
 /** A gate left with nothing waiting or in flight for this long is dropped: its key's pace is relearnt. */
 const IDLE_MS = 15 * 60_000;
@@ -46,7 +42,6 @@ export class KeyGate {
 			const leave = () => this.leave(waiter);
 			const waiter: Waiter = {
 				deadline,
-				signal,
 				resolve: (sentAt) => {
 					signal?.removeEventListener('abort', leave);
 					resolve(sentAt);
