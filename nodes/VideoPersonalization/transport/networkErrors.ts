@@ -1,6 +1,6 @@
-import type { CallContext, CallNotes, Failure } from './call';
+import type { DescribedFailure, Failure } from './call';
 import { parseUrl } from './config';
-import { clean } from './received';
+import { type CallNotes, clean } from './received';
 
 /**
  * The messages of a call that reached no service: a network fault, or n8n's SSRF protection
@@ -8,9 +8,9 @@ import { clean } from './received';
  */
 
 /** Which address refused a connection: the host and port dialled, and the IP address the error names if another. */
-function refusedBy(detail: string, context: CallContext): string {
+function refusedBy(detail: string, { endpoint }: CallNotes): string {
 	// No address known: the error's own, if any.
-	const url = parseUrl(context.endpoint?.url ?? '');
+	const url = parseUrl(endpoint?.url ?? '');
 	const host = url ? `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}` : '';
 	const ip = /ECONNREFUSED (\S+)/.exec(detail)?.[1];
 	if (ip && ip !== host) return host ? `${host} (${ip})` : ip;
@@ -20,15 +20,14 @@ function refusedBy(detail: string, context: CallContext): string {
 /** A network fault (failure.code: ECONNREFUSED, ENOTFOUND, TIMEOUT, ...), in the call's words. */
 export function faultMessage(
 	failure: Extract<Failure, { kind: 'network' }>,
-	context: CallContext,
-	{ retried, committed, address }: CallNotes,
-) {
-	const { action } = context;
-	const detail = clean(failure.detail, context.secrets);
+	call: CallNotes,
+): DescribedFailure {
+	const { action, retried, committed, address } = call;
+	const detail = clean(failure.detail, call.secrets);
 	switch (failure.code) {
 		case 'ECONNREFUSED':
 			return {
-				message: `Could not connect to the service to ${action}: ${refusedBy(detail, context)} refused the connection`,
+				message: `Could not connect to the service to ${action}: ${refusedBy(detail, call)} refused the connection`,
 				description: `Nothing accepts connections at that host and port. Check the port and host in ${address}, and that the service is running.${retried}`,
 			};
 		case 'ENOTFOUND':
@@ -58,9 +57,8 @@ export function faultMessage(
 /** n8n's SSRF protection refused the address: which one, and the setting that allows it. */
 export function ssrfMessage(
 	{ ip, blockedHostname }: Extract<Failure, { kind: 'ssrf' }>,
-	{ action, endpoint }: CallContext,
-	{ address }: CallNotes,
-) {
+	{ action, endpoint, address }: CallNotes,
+): DescribedFailure {
 	const admin =
 		'An n8n administrator sets this in the environment of every n8n process, workers included (README, "Security").';
 	// No address known: name what n8n named.
