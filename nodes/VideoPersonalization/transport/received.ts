@@ -26,6 +26,9 @@ export function callNotes(context: CallContext) {
 }
 export type CallNotes = ReturnType<typeof callNotes>;
 
+/** One kind of failure: FailureOf<'http'>. */
+export type FailureOf<Kind extends Failure['kind']> = Extract<Failure, { kind: Kind }>;
+
 /** "the Base URL in the credential (now https://api.example.com/v1)", the file address, or the redirect to it. */
 function addressOf({ endpoint }: CallContext): string {
 	const { field, url, redirectedFrom } = endpoint ?? { field: 'Base URL', url: '' };
@@ -34,12 +37,9 @@ function addressOf({ endpoint }: CallContext): string {
 	return `a redirect: the content host answered ${shortUrl(redirectedFrom)} with a redirect to ${shortUrl(url)}`;
 }
 
-/** Every occurrence of each secret (the API key) as ***; one under 4 characters would garble the text. */
-export function redact(text: string, secrets: string[]): string {
-	// split/join: a secret is literal text, not a pattern.
-	const long = secrets.filter((secret) => secret.length >= 4);
-	return long.reduce((result, secret) => result.split(secret).join('***'), text);
-}
+/** Every occurrence of each secret (the API key) as ***: literal text, not a pattern; one under 4 characters would garble the text. */
+export const redact = (text: string, secrets: string[]): string =>
+	secrets.reduce((result, key) => (key.length < 4 ? result : result.split(key).join('***')), text);
 
 /** Text for a message: redacted, on one line, cut at 300 characters. */
 export function clean(text: string, secrets: string[]): string {
@@ -55,47 +55,36 @@ export const bodySaid = (body: unknown, secrets: string[]): string =>
 	serviceSaid(clean(serverMessage(body) ?? '', secrets));
 
 /** The value as a JSON object, or undefined when it is not one (null, an array, text). */
-export function asObject(value: unknown): IDataObject | undefined {
-	return value !== null && typeof value === 'object' && !Array.isArray(value)
+export const asObject = (value: unknown): IDataObject | undefined =>
+	value !== null && typeof value === 'object' && !Array.isArray(value)
 		? (value as IDataObject)
 		: undefined;
-}
 
-const isText = (value: unknown): value is string =>
-	typeof value === 'string' && value.trim() !== '';
+/** Where an error body may hold the server's own words, in this order (none is stated: docs/service-facts.md). */
+const SAID_AT =
+	'error.message error message errors.0.message errors.0 detail title error_description error.detail';
 
-/** The server's own words, whatever shape its error body has (none is stated: docs/service-facts.md). */
+/** The server's own words, whatever shape its error body has: the first text found at SAID_AT. */
 export function serverMessage(body: unknown): string | undefined {
-	if (typeof body === 'string') {
-		const text = body.trim();
-		return !text ? undefined : looksLikeHtml(text) ? htmlText(text) : text;
-	}
-	const object = asObject(body);
-	const error = asObject(object?.error);
-	const first: unknown = Array.isArray(object?.errors) ? object.errors[0] : undefined;
-	// The first that says something, in this order.
-	return [
-		error?.message,
-		object?.error,
-		object?.message,
-		asObject(first)?.message,
-		first,
-		object?.detail,
-		object?.title,
-		object?.error_description,
-		error?.detail,
-	].find(isText);
+	if (typeof body === 'string')
+		return looksLikeHtml(body) ? htmlText(body) : body.trim() || undefined;
+	// "0" is an array's first entry; any other step is an object's field.
+	const step = (value: unknown, key: string): unknown =>
+		key === '0' ? (Array.isArray(value) ? value[0] : undefined) : asObject(value)?.[key];
+	const found = SAID_AT.split(' ').map((path) => path.split('.').reduce(step, body));
+	return found.find((said): said is string => typeof said === 'string' && said.trim() !== '');
 }
 
-export function looksLikeHtml(text: string): boolean {
-	return /^\s*(<!doctype html|<html|<head|<body|<h1|<title)/i.test(text);
-}
+export const looksLikeHtml = (text: string): boolean =>
+	/^\s*(<!doctype html|<html|<head|<body|<h1|<title)/i.test(text);
 
 /** An HTML page's title, else its first heading, else its text without tags. */
 function htmlText(html: string): string {
 	const title = /<title[^>]*>([^<]*)<\/title>/i.exec(html) ?? /<h1[^>]*>([^<]*)<\/h1>/i.exec(html);
 	return (title?.[1] ?? html.replace(/<[^>]*>/g, ' ')).trim();
 }
+
+const textOf = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
 /** A thrown error and its causes (fetch and axios wrap the fault), four deep at most. */
 const errorChain = (error: unknown, depth = 0): IDataObject[] =>
@@ -110,16 +99,14 @@ const NETWORK_CODES =
 /** A thrown transport error as a Failure; undefined when it is not a network fault. */
 export function networkFailure(error: unknown): Failure | undefined {
 	const chain = errorChain(error);
-	const strings = (key: string) =>
-		chain.map((entry) => entry[key]).filter((value): value is string => typeof value === 'string');
+	const strings = (key: string) => chain.flatMap((entry) => textOf(entry[key]) ?? []);
 	const [codes, text] = [strings('code'), strings('message').join(' ')];
 	const named = (...names: string[]) => codes.find((code) => names.includes(code));
 	// n8n's SSRF protection (n8n 2.41: @n8n/backend-network) refuses before connecting.
 	const refused = chain.find((entry) => /^SsrfBlocked(Ip|Hostname)Error$/.test(String(entry.name)));
 	if (refused) {
-		const ip = typeof refused.ip === 'string' ? refused.ip : undefined;
-		const name = refused.name === 'SsrfBlockedHostnameError' ? refused.hostname : undefined;
-		return { kind: 'ssrf', ip, blockedHostname: typeof name === 'string' ? name : undefined };
+		const blockedHostname = textOf(refused.name === 'SsrfBlockedHostnameError' && refused.hostname);
+		return { kind: 'ssrf', ip: textOf(refused.ip), blockedHostname };
 	}
 	if (named('ERR_CANCELED') || chain.some((entry) => entry.name === 'AbortError')) return undefined;
 	if (named('ECONNABORTED', 'ETIMEDOUT') || /timeout of \d+ms exceeded/i.test(text)) {
@@ -127,10 +114,7 @@ export function networkFailure(error: unknown): Failure | undefined {
 		const detail = limit ? `No answer within ${Number(limit) / 1000} s` : 'No answer in time';
 		return { kind: 'network', code: 'TIMEOUT', detail };
 	}
-	const code = named(...NETWORK_CODES);
-	if (code) return { kind: 'network', code, detail: text };
 	// A reset after the answer began arrives as "stream has been aborted" (axios ERR_BAD_RESPONSE).
-	if (/socket hang up|stream has been aborted|aborted/i.test(text))
-		return { kind: 'network', code: 'ECONNRESET', detail: text };
-	return undefined;
+	const code = named(...NETWORK_CODES) ?? (/socket hang up|aborted/i.test(text) && 'ECONNRESET');
+	return code ? { kind: 'network', code, detail: text } : undefined;
 }

@@ -1,14 +1,13 @@
-import type { DescribedFailure, Failure, GraphqlErrorEntry } from './call';
+import type { DescribedFailure, GraphqlErrorEntry } from './call';
 import { parseUrl } from './config';
 import { headerText } from './headers';
-import { bodySaid, type CallNotes, clean, looksLikeHtml, serviceSaid } from './received';
+import type { CallNotes, FailureOf } from './received';
+import { bodySaid, clean, looksLikeHtml, serviceSaid } from './received';
 
 /** The messages of an answer that refuses a call: an HTTP status outside 2xx, or GraphQL errors (errors.ts words the rest). */
 
-type HttpFailure = Extract<Failure, { kind: 'http' }>;
-
 /** What a 5xx answer's body shows: an HTML page usually comes from a proxy or gateway. */
-function pageNote({ body, headers }: HttpFailure): string {
+function pageNote({ body, headers }: FailureOf<'http'>): string {
 	if (body === undefined || body === null || body === '') return '';
 	const text = typeof body === 'string';
 	if (text ? looksLikeHtml(body) : /html/i.test(headerText(headers, 'content-type') ?? ''))
@@ -17,46 +16,41 @@ function pageNote({ body, headers }: HttpFailure): string {
 }
 
 /** An HTTP status outside 2xx, in the call's words. */
-export function httpMessage(failure: HttpFailure, call: CallNotes): DescribedFailure {
+export function httpMessage(failure: FailureOf<'http'>, call: CallNotes): DescribedFailure {
 	const { status } = failure;
-	const { action, endpoint } = call;
 	const server = bodySaid(failure.body, call.secrets);
-	// Only the origin of a redirect's Location; a relative or missing one names no address.
-	const target =
-		parseUrl(headerText(failure.headers, 'location') ?? '')?.origin ?? 'another address';
+	// A redirect names only the origin of its Location; a relative or missing one, no address.
 	if (status >= 300 && status < 400)
 		return {
-			message: `The service answered "${action}" with a redirect (${status}) to ${target}`,
-			description:
-				'The API key is never sent on to another address. Set the Base URL (and GraphQL Endpoint) in the credential to the final address of the service.',
+			message: `The service answered "${call.action}" with a redirect (${status}) to ${parseUrl(headerText(failure.headers, 'location') ?? '')?.origin ?? 'another address'}`,
+			description: `The API key is never sent on to another address. Set the Base URL (and GraphQL Endpoint) in the credential to the final address of the service.`,
 		};
 	// A 404 or 405 for the whole query request: the address is wrong, no record was looked up.
-	if ((status === 404 || status === 405) && endpoint?.field === 'GraphQL Endpoint')
+	if ((status === 404 || status === 405) && call.endpoint?.field === 'GraphQL Endpoint')
 		return {
-			message: `The GraphQL endpoint is wrong: nothing takes queries at ${endpoint.url} (${status})`,
+			message: `The GraphQL endpoint is wrong: nothing takes queries at ${call.endpoint.url} (${status})`,
 			description: `Set the GraphQL Endpoint field of the credential to the service's query address (empty means the Base URL followed by /graphql). This was not about a missing record: the query was not run.${server}`,
 		};
 	if (status >= 500)
 		return {
-			message: `The service failed to ${action} (${status})`,
+			message: `The service failed to ${call.action} (${status})`,
 			description: `This is a problem on the service's side; try again later.${pageNote(failure)}${call.committed}${call.retried}${server}`,
 		};
-	return (REFUSALS[status] ?? unexpected)(call, server, status);
+	return refusal(status, call, server);
 }
 
 type Refusal = (call: CallNotes, server: string, status: number) => DescribedFailure;
-
-const rejected: Refusal = ({ action }, server, status) => ({
-	message: `The service rejected the request to ${action} (${status})`,
-	description: `Check this item's fields against what the service accepts.${server}`,
-});
 
 /**
  * The 4xx statuses the service answers, each in the call's words. GraphQL's error codes reuse
  * 401, 403 and 404; a record that does not exist (a lookup answered with null) reads as the 404.
  */
-export const REFUSALS: Record<number, Refusal> = {
-	400: rejected,
+const REFUSALS: Record<number, Refusal> = {
+	// 422 reads as 400 (refusal).
+	400: ({ action }, server, status) => ({
+		message: `The service rejected the request to ${action} (${status})`,
+		description: `Check this item's fields against what the service accepts.${server}`,
+	}),
 	401: (_call, server) => ({
 		message: 'The service rejected the API key (401)',
 		description: `Check the API Key of the Video Personalization API credential: it may be mistyped, revoked or expired. A new key comes from the developer dashboard of your account.${server}`,
@@ -90,7 +84,6 @@ export const REFUSALS: Record<number, Refusal> = {
 		message: 'The service does not accept this file format (415)',
 		description: `Accepted: images JPG, PNG, SVG, WEBP; videos MP4, WEBM, MOV; audio MP3, WAV, AAC.${server}`,
 	}),
-	422: rejected,
 	429: ({ retries = 0 }, server) => ({
 		message: `The service is rate limiting requests (429)${retries ? ` and still was after ${retries} retr${retries === 1 ? 'y' : 'ies'}` : ''}`,
 		description: `Run again later, send fewer items per run, or add a Wait node between batches.${server}`,
@@ -102,34 +95,37 @@ const unexpected: Refusal = ({ action }, server, status) => ({
 	description: `Unexpected status.${server}`,
 });
 
+/** A 4xx the service answers (a GraphQL code or a missing record that means one too), with its status. */
+export const refusal = (status: number, call: CallNotes, server: string): DescribedFailure => ({
+	...(REFUSALS[status === 422 ? 400 : status] ?? unexpected)(call, server, status),
+	httpCode: String(status),
+});
+
 /** GraphQL error codes that mean what an HTTP status means (the first found, in this order). */
 const CODE_STATUSES = Object.entries({ UNAUTHENTICATED: 401, FORBIDDEN: 403, NOT_FOUND: 404 });
+
+/** What GraphQL says of a field the service does not have (one the Fields option may still offer). */
+const UNKNOWN_FIELD = /Cannot query field "([^"]+)" on type "([^"]+)"/;
 
 /** The `errors` of a GraphQL answer, in the call's words. */
 export function graphqlMessage(errors: GraphqlErrorEntry[], call: CallNotes): DescribedFailure {
 	const text = errors.map((entry) => clean(entry.message, call.secrets)).join(' | ');
 	const codes = new Set(errors.map((entry) => (entry.code ?? '').toUpperCase()));
 	const [, status] = CODE_STATUSES.find(([code]) => codes.has(code)) ?? [];
-	if (status) {
-		const refusal = REFUSALS[status](call, bodySaid(text, call.secrets), status);
-		return { ...refusal, httpCode: String(status) };
-	}
-	const server = serviceSaid(text);
-	const unknownField = errors
-		.map((entry) => /Cannot query field "([^"]+)" on type "([^"]+)"/.exec(entry.message))
-		.find((match) => match !== null);
+	if (status) return refusal(status, call, bodySaid(text, call.secrets));
+	const unknownField = errors.map((entry) => UNKNOWN_FIELD.exec(entry.message)).find(Boolean);
 	if (unknownField)
 		return {
 			message: `The service does not know the field "${unknownField[1]}" of ${unknownField[2]}`,
-			description: `Deselect it under Options > Fields and run again.${server}`,
+			description: `Deselect it under Options > Fields and run again.${serviceSaid(text)}`,
 		};
 	if (codes.has('BAD_USER_INPUT') || codes.has('GRAPHQL_VALIDATION_FAILED'))
 		return {
 			message: `The service rejected the query to ${call.action}`,
-			description: `Check this item's fields.${server}`,
+			description: `Check this item's fields.${serviceSaid(text)}`,
 		};
 	return {
 		message: `The service returned an error for ${call.action}`,
-		description: server.trim() || 'No details were given.',
+		description: serviceSaid(text).trim() || 'No details were given.',
 	};
 }
