@@ -43,7 +43,8 @@ function outOfTimeMessage(failure: FailureOf<'outOfTime'>, call: CallNotes): Des
 	return { ...met, message: `${met.message} (${gaveUp})`, description: met.description + raise };
 }
 
-// The failures of a call that reached no service: a network fault, or n8n's SSRF protection refusing the address.
+// The failures of a call that reached no service: a network fault, or n8n's SSRF protection
+// refusing the address.
 
 /** Which address refused a connection: the host and port dialled, and the IP address the error names if another. */
 function refusedBy(detail: string, { endpoint }: CallNotes): string {
