@@ -131,13 +131,3 @@ export interface DescribedFailure {
 	description: string;
 	httpCode?: string;
 }
-
-/** The sentences every message may end with, worked out once per call (errors.ts). */
-export interface CallNotes {
-	/** " It was retried 2 times.", or nothing. */
-	retried: string;
-	/** That a call which creates something may have been carried out, or nothing. */
-	committed: string;
-	/** Where the request went: the credential field and its address, or the file address. */
-	address: string;
-}
