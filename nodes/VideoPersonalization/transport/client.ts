@@ -1,10 +1,4 @@
-import type {
-	ICredentialDataDecryptedObject,
-	IDataObject,
-	IHttpRequestOptions,
-	IN8nHttpFullResponse,
-	NodeApiError,
-} from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type {
@@ -18,9 +12,8 @@ import type {
 import { parseServiceConfig, type ServiceConfig } from './config';
 import { toNodeApiError } from './errors';
 import { gateFor, type KeyGate } from './gate';
-import { sharedWhileFresh } from './lookups';
 import { asObject } from './received';
-import { cancelSignal, pause, type SendAttempt, type Sending, sendWithRetries } from './request';
+import { cancelSignal, pause, type Sending, sendWithRetries } from './request';
 
 export type { CallOptions, RestRequest } from './call';
 
@@ -31,13 +24,17 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_BUDGET_MS = 5 * 60_000;
 
 /** The time budget that sets a call's deadline unless the caller gives one: the item's option, and its name for messages. */
-export interface BudgetSource {
-	budgetMs(itemIndex: number | undefined): number;
-	setting?: string;
-}
+export type BudgetSource = { budgetMs(itemIndex: number | undefined): number; setting?: string };
 
 /** Why no request may be sent (the credential could not be read, or its addresses are refused), as an item's error. */
 type CredentialProblem = (itemIndex: number | undefined) => NodeOperationError;
+
+/**
+ * Lookups shared by every execution on one API key while fresh (a template found by name), kept
+ * by the key's gate object but not in it: the gate paces requests, this spares them. Dropped
+ * with the gate.
+ */
+const freshByKey = new WeakMap<KeyGate, Map<string, { until: number; value: Promise<unknown> }>>();
 
 /**
  * The service as one execution sees it: the credential read once, the API key that every error
@@ -82,20 +79,22 @@ export class ServiceClient {
 	 * never along a redirect.
 	 */
 	async send(request: ServiceRequest): Promise<ApiResponse> {
-		if (typeof this.service === 'function') throw this.service(request.itemIndex);
-		const sending: Sending = {
+		const { ctx, service, budget } = this;
+		if (typeof service === 'function') throw service(request.itemIndex);
+		return await sendWithRetries({
 			...request,
+			ctx,
 			secrets: this.secrets,
-			endpoint: this.endpointOf(request),
-			deadline: request.deadline ?? Date.now() + this.budget.budgetMs(request.itemIndex),
-			// The option to raise when time runs out; none to name when the caller set the deadline.
-			setting: request.deadline === undefined ? this.budget.setting : undefined,
-			timeoutMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 			answered: this.answered,
-		};
-		// Downloads (sent without the key) skip the key's gate.
-		const gate = request.to === 'file' ? undefined : this.gate;
-		return await sendWithRetries(this.ctx, sending, this.attemptOf(request, this.service), gate);
+			endpoint: this.endpointOf(request),
+			deadline: request.deadline ?? Date.now() + budget.budgetMs(request.itemIndex),
+			// The option to raise when time runs out; none to name when the caller set the deadline.
+			setting: request.deadline === undefined ? budget.setting : undefined,
+			timeoutMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+			// Downloads (sent without the key) skip the key's gate.
+			gate: request.to === 'file' ? undefined : this.gate,
+			attempt: this.attemptOf(request, service),
+		});
 	}
 
 	/** Waits `ms` (between checks on renders); false when the execution was stopped meanwhile. */
@@ -145,14 +144,28 @@ export class ServiceClient {
 	}
 
 	/**
-	 * Like `lookupOnce`, and shared for `freshMs` with every execution of this process on the same API
-	 * key (lookups.ts), for lookups a burst of small executions would repeat.
+	 * Like `lookupOnce`, and shared for `freshMs` with every execution of this process on the same
+	 * API key, for lookups a burst of small executions would repeat, so it asks the service once.
+	 * What fails or finds nothing is not kept; an execution that waited on another's lookup which
+	 * failed (stopped, out of its time) asks itself.
 	 */
 	async cached<T>(key: string, freshMs: number, lookup: () => Promise<T>): Promise<T> {
-		const gate = this.gate;
-		return await this.lookupOnce(key, async () =>
-			gate ? await sharedWhileFresh(gate, key, freshMs, lookup) : await lookup(),
-		);
+		const { gate } = this;
+		if (!gate) return await this.lookupOnce(key, lookup);
+		return await this.lookupOnce(key, async () => {
+			let fresh = freshByKey.get(gate);
+			if (!fresh) freshByKey.set(gate, (fresh = new Map()));
+			const now = Date.now();
+			for (const [name, entry] of fresh) if (entry.until <= now) fresh.delete(name);
+			const kept = fresh.get(key);
+			const keptValue = kept && (await kept.value.catch(() => undefined));
+			if (keptValue !== undefined) return keptValue as T;
+			const value = lookup();
+			fresh.set(key, { until: now + freshMs, value });
+			const forget = () => fresh.get(key)?.value === value && fresh.delete(key);
+			value.then((found) => (found === null || found === undefined) && forget(), forget);
+			return await value;
+		});
 	}
 
 	/** Which credential field a request's address comes from, and that address, for its errors. */
@@ -169,7 +182,7 @@ export class ServiceClient {
 	 * One attempt of a request, never along a redirect: an API call with the credential (its API
 	 * key); a download without it, as a stream (download.ts checks where a redirect leads).
 	 */
-	private attemptOf(request: ServiceRequest, config: ServiceConfig): SendAttempt {
+	private attemptOf(request: ServiceRequest, config: ServiceConfig): Sending['attempt'] {
 		const { ctx } = this;
 		const answerAsIs = {
 			returnFullResponse: true,
@@ -179,14 +192,14 @@ export class ServiceClient {
 		if (request.to === 'file') {
 			const abortSignal = cancelSignal(ctx);
 			return async (timeout) =>
-				(await ctx.helpers.httpRequest({
+				await ctx.helpers.httpRequest({
 					method: 'GET',
 					url: request.url,
 					encoding: 'stream',
 					...answerAsIs,
 					timeout,
 					...(abortSignal ? { abortSignal } : {}),
-				})) as IN8nHttpFullResponse;
+				});
 		}
 		const rest = request.to === 'graphql' ? undefined : request;
 		return async (timeout) => {
@@ -201,11 +214,7 @@ export class ServiceClient {
 				...answerAsIs,
 				timeout,
 			};
-			return (await ctx.helpers.httpRequestWithAuthentication.call(
-				ctx,
-				CREDENTIAL_TYPE,
-				options,
-			)) as IN8nHttpFullResponse;
+			return await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options);
 		};
 	}
 }
@@ -220,19 +229,17 @@ export async function serviceClient(ctx: ApiContext): Promise<ServiceClient> {
 		(message: string, description?: string): CredentialProblem =>
 		(itemIndex) =>
 			new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
-	let credentials: ICredentialDataDecryptedObject;
 	try {
-		credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+		const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+		const parsed = parseServiceConfig(credentials);
+		const service = parsed.ok
+			? parsed.config
+			: refuse(
+					`Video Personalization API credential: ${parsed.message}`,
+					'Open the credential and correct the address.',
+				);
+		return new ServiceClient(ctx, service, [String(credentials.apiKey ?? '')]);
 	} catch (error) {
 		return new ServiceClient(ctx, refuse((error as Error).message), []);
 	}
-	const apiKey = String(credentials.apiKey ?? '');
-	const parsed = parseServiceConfig(credentials);
-	const service = parsed.ok
-		? parsed.config
-		: refuse(
-				`Video Personalization API credential: ${parsed.message}`,
-				'Open the credential and correct the address.',
-			);
-	return new ServiceClient(ctx, service, [apiKey]);
 }
