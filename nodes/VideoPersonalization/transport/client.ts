@@ -1,14 +1,7 @@
-import type { IDataObject, IHttpRequestOptions, NodeApiError } from 'n8n-workflow';
+import type { IDataObject, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type {
-	ApiContext,
-	ApiResponse,
-	CallContext,
-	CallOptions,
-	Failure,
-	ServiceRequest,
-} from './call';
+import type { ApiContext, ApiResponse, CallOptions, Failure, ServiceRequest } from './call';
 import { parseServiceConfig, type ServiceConfig } from './config';
 import { toNodeApiError } from './errors';
 import { gateFor, type KeyGate } from './gate';
@@ -122,11 +115,8 @@ export class ServiceClient {
 	/** The NodeApiError for a failed call, with the API key kept out of every word of it. */
 	error(failure: Failure, call: CallOptions | ServiceRequest): NodeApiError {
 		const endpoint = 'idempotent' in call ? this.endpointOf(call) : undefined;
-		return toNodeApiError(this.ctx.getNode(), failure, {
-			...call,
-			secrets: this.secrets,
-			endpoint,
-		});
+		const context = { ...call, secrets: this.secrets, endpoint };
+		return toNodeApiError(this.ctx.getNode(), failure, context);
 	}
 
 	/**
@@ -134,13 +124,12 @@ export class ServiceClient {
 	 * fails is forgotten, so the next item asks again.
 	 */
 	async lookupOnce<T>(key: string, lookup: () => Promise<T>): Promise<T> {
-		let pending = this.lookups.get(key) as Promise<T> | undefined;
-		if (!pending) {
-			pending = lookup();
+		if (!this.lookups.has(key)) {
+			const pending = lookup();
 			this.lookups.set(key, pending);
 			pending.catch(() => this.lookups.delete(key));
 		}
-		return await pending;
+		return (await this.lookups.get(key)) as T;
 	}
 
 	/**
@@ -169,7 +158,7 @@ export class ServiceClient {
 	}
 
 	/** Which credential field a request's address comes from, and that address, for its errors. */
-	private endpointOf(request: ServiceRequest): CallContext['endpoint'] {
+	private endpointOf(request: ServiceRequest): Sending['endpoint'] {
 		if (request.to === 'file')
 			return { field: 'file', url: request.url, redirectedFrom: request.redirectedFrom };
 		if (typeof this.service === 'function') return undefined;
@@ -190,21 +179,15 @@ export class ServiceClient {
 			disableFollowRedirect: true,
 		};
 		if (request.to === 'file') {
+			// Stopped with the execution (n8n adds the signal itself to calls with the credential).
 			const abortSignal = cancelSignal(ctx);
-			return async (timeout) =>
-				await ctx.helpers.httpRequest({
-					method: 'GET',
-					url: request.url,
-					encoding: 'stream',
-					...answerAsIs,
-					timeout,
-					...(abortSignal ? { abortSignal } : {}),
-				});
+			const file = { method: 'GET', url: request.url, encoding: 'stream', abortSignal } as const;
+			return async (timeout) => await ctx.helpers.httpRequest({ ...file, ...answerAsIs, timeout });
 		}
 		const rest = request.to === 'graphql' ? undefined : request;
 		return async (timeout) => {
 			const prepared = typeof request.body === 'function' ? await request.body() : undefined;
-			const options: IHttpRequestOptions = {
+			return await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
 				method: rest ? rest.method : 'POST',
 				url: rest ? `${config.baseUrl}${rest.path}` : config.graphqlUrl,
 				qs: rest?.qs,
@@ -213,8 +196,7 @@ export class ServiceClient {
 				json: prepared === undefined,
 				...answerAsIs,
 				timeout,
-			};
-			return await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options);
+			});
 		};
 	}
 }

@@ -53,13 +53,10 @@ const hostOf = (call: Sending) => parseUrl(call.endpoint?.url ?? '')?.host ?? ''
 /** How far a call got: for its error, and for the delay before its next try (faults: 429s excluded, each uses a try). */
 type Progress = { startedAt: number; sent: number; faults: number; last?: Failure };
 
-const stopped = (call: Sending) =>
-	new NodeOperationError(call.ctx.getNode(), `Stopped while trying to ${call.action}`, {
-		itemIndex: call.itemIndex,
-	});
+const stopped = ({ ctx, action, itemIndex }: Sending) =>
+	new NodeOperationError(ctx.getNode(), `Stopped while trying to ${action}`, { itemIndex });
 
-function outOfTime(call: Sending, progress: Progress, askedMs?: number): Failure {
-	const { startedAt, last } = progress;
+function outOfTime(call: Sending, { startedAt, last }: Progress, askedMs?: number): Failure {
 	const [budgetMs, elapsedMs] = [call.deadline - startedAt, Date.now() - startedAt];
 	return { kind: 'outOfTime', budgetMs, elapsedMs, askedMs, last, setting: call.setting };
 }
@@ -67,30 +64,29 @@ function outOfTime(call: Sending, progress: Progress, askedMs?: number): Failure
 /** The call's error: worded for it, with its retries and whether it may have been carried out. */
 function callError(call: Sending, progress: Progress, failure: Failure) {
 	const met = failure.kind === 'outOfTime' ? failure.last : failure;
-	return toNodeApiError(call.ctx.getNode(), failure, {
-		...call,
-		retries: Math.max(0, progress.sent - 1),
-		mayHaveCommitted: !call.idempotent && met !== undefined && mayHaveBeenCarriedOut(met),
-	});
+	const mayHaveCommitted = !call.idempotent && met !== undefined && mayHaveBeenCarriedOut(met);
+	const retries = Math.max(0, progress.sent - 1);
+	return toNodeApiError(call.ctx.getNode(), failure, { ...call, retries, mayHaveCommitted });
 }
 
 /** Sends once and tells the gate how it went: the answer, or the failure met. */
 async function attemptOnce(call: Sending, sentAt: number): Promise<ApiResponse | Failure> {
-	const { gate, deadline } = call;
 	// Each attempt's timeout stops at the deadline; a download's covers a large file, the budget bounds its retries only.
 	const timeoutMs =
-		call.to !== 'file' ? Math.max(1, Math.min(call.timeoutMs, deadline - sentAt)) : call.timeoutMs;
+		call.to !== 'file'
+			? Math.max(1, Math.min(call.timeoutMs, call.deadline - sentAt))
+			: call.timeoutMs;
 	try {
 		const { statusCode: status, body, ...response } = await call.attempt(timeoutMs);
 		const headers = (response.headers ?? {}) as IDataObject;
-		gate?.answered(sentAt, { status, headers });
+		call.gate?.answered(sentAt, { status, headers });
 		call.answered.add(hostOf(call));
 		if ((status >= 200 && status < 300) || call.accept?.(status, body))
 			return { status, headers, body };
 		discardStream(body);
 		return { kind: 'http', status, headers, body: isStream(body) ? undefined : body };
 	} catch (error) {
-		gate?.answered(sentAt, { status: 0, headers: {} });
+		call.gate?.answered(sentAt, { status: 0, headers: {} });
 		if (cancelSignal(call.ctx)?.aborted) throw stopped(call);
 		const detail = error instanceof Error ? error.message : String(error);
 		return networkFailure(error) ?? { kind: 'network', code: 'UNKNOWN', detail };
@@ -98,11 +94,11 @@ async function attemptOnce(call: Sending, sentAt: number): Promise<ApiResponse |
 }
 
 /**
- * What follows a failure: the wait before the next try, 'again' for a 429 (the gate now holds
- * every request until the pause it asked for ends; this one goes again at its turn), or the
- * call's error, thrown.
+ * What follows a failure: the wait before the next try; at once for a 429, true (the gate now
+ * holds every request until the pause it asked for ends; this one goes again first at its turn);
+ * or the call's error, thrown.
  */
-function nextTry(call: Sending, progress: Progress, failure: Failure): number | 'again' {
+async function nextTry(call: Sending, progress: Progress, failure: Failure): Promise<boolean> {
 	if (!isRetryable(failure, call.idempotent)) throw callError(call, progress, failure);
 	progress.last = failure;
 	const now = Date.now();
@@ -112,7 +108,7 @@ function nextTry(call: Sending, progress: Progress, failure: Failure): number | 
 		const askedMs = parseRetryAfter(retryAfter, now);
 		if (askedMs !== undefined && now + askedMs > call.deadline)
 			throw callError(call, progress, outOfTime(call, progress, askedMs));
-		return 'again';
+		return true;
 	}
 	progress.faults++;
 	// A refused connection where nothing has answered in this execution is a wrong host or port,
@@ -124,7 +120,11 @@ function nextTry(call: Sending, progress: Progress, failure: Failure): number | 
 			: retryDelayMs(progress.faults, retryAfter, DEFAULT_RETRY_POLICY, now, Math.random);
 	if (delay === undefined) throw callError(call, progress, failure);
 	if (now + delay >= call.deadline) throw callError(call, progress, outOfTime(call, progress));
-	return delay;
+	call.ctx.logger.debug(
+		`Video Personalization: retrying "${call.action}" in ${delay} ms (attempt ${progress.sent + 1})`,
+	);
+	if (!(await pause(delay, cancelSignal(call.ctx)))) throw stopped(call);
+	return false;
 }
 
 /**
@@ -134,8 +134,8 @@ function nextTry(call: Sending, progress: Progress, failure: Failure): number | 
  * count against the same budget. The last failure becomes a NodeApiError worded for the call.
  */
 export async function sendWithRetries(call: Sending): Promise<ApiResponse> {
-	const { ctx, gate, deadline } = call;
-	const signal = cancelSignal(ctx);
+	const { gate, deadline } = call;
+	const signal = cancelSignal(call.ctx);
 	const progress: Progress = { startedAt: Date.now(), sent: 0, faults: 0 };
 	// A request refused with 429 goes again first: it arrived before the ones now waiting.
 	let again = false;
@@ -151,12 +151,6 @@ export async function sendWithRetries(call: Sending): Promise<ApiResponse> {
 		progress.sent++;
 		const outcome = await attemptOnce(call, sentAt);
 		if (!('kind' in outcome)) return outcome;
-		const delay = nextTry(call, progress, outcome);
-		again = delay === 'again';
-		if (delay === 'again') continue;
-		ctx.logger.debug(
-			`Video Personalization: retrying "${call.action}" in ${delay} ms (attempt ${progress.sent + 1})`,
-		);
-		if (!(await pause(delay, signal))) throw stopped(call);
+		again = await nextTry(call, progress, outcome);
 	}
 }
