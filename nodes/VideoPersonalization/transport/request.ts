@@ -72,12 +72,11 @@ function callError(call: Sending, progress: Progress, failure: Failure) {
 /** Sends once and tells the gate how it went: the answer, or the failure met. */
 async function attemptOnce(call: Sending, sentAt: number): Promise<ApiResponse | Failure> {
 	// Each attempt's timeout stops at the deadline; a download's covers a large file, the budget bounds its retries only.
-	const timeoutMs =
-		call.to !== 'file'
-			? Math.max(1, Math.min(call.timeoutMs, call.deadline - sentAt))
-			: call.timeoutMs;
+	const { deadline, timeoutMs } = call;
+	const timeout =
+		call.to === 'file' ? timeoutMs : Math.max(1, Math.min(timeoutMs, deadline - sentAt));
 	try {
-		const { statusCode: status, body, ...response } = await call.attempt(timeoutMs);
+		const { statusCode: status, body, ...response } = await call.attempt(timeout);
 		const headers = (response.headers ?? {}) as IDataObject;
 		call.gate?.answered(sentAt, { status, headers });
 		call.answered.add(hostOf(call));
@@ -102,10 +101,9 @@ async function nextTry(call: Sending, progress: Progress, failure: Failure): Pro
 	if (!isRetryable(failure, call.idempotent)) throw callError(call, progress, failure);
 	progress.last = failure;
 	const now = Date.now();
-	const retryAfter =
-		failure.kind === 'http' ? headerText(failure.headers, 'retry-after') : undefined;
+	const headers = failure.kind === 'http' ? failure.headers : {};
+	const askedMs = parseRetryAfter(headerText(headers, 'retry-after'), now);
 	if (failure.kind === 'http' && failure.status === 429) {
-		const askedMs = parseRetryAfter(retryAfter, now);
 		if (askedMs !== undefined && now + askedMs > call.deadline)
 			throw callError(call, progress, outOfTime(call, progress, askedMs));
 		return true;
@@ -117,7 +115,7 @@ async function nextTry(call: Sending, progress: Progress, failure: Failure): Pro
 	const delay =
 		refused && progress.faults > 1 && !call.answered.has(hostOf(call))
 			? undefined
-			: retryDelayMs(progress.faults, retryAfter, DEFAULT_RETRY_POLICY, now, Math.random);
+			: retryDelayMs(progress.faults, askedMs, DEFAULT_RETRY_POLICY, Math.random);
 	if (delay === undefined) throw callError(call, progress, failure);
 	if (now + delay >= call.deadline) throw callError(call, progress, outOfTime(call, progress));
 	call.ctx.logger.debug(

@@ -1,5 +1,4 @@
 import type { Failure } from './call';
-import { parseRetryAfter } from './headers';
 
 /** What may be sent again after a failure, and how long to wait first (request.ts runs the loop). */
 
@@ -34,20 +33,19 @@ export function mayHaveBeenCarriedOut(failure: Failure): boolean {
 }
 
 /**
- * Wait before retry number `retry` (1 for the first retry), or undefined to give up.
- * Honours Retry-After; otherwise exponential backoff with jitter, so parallel callers spread out.
+ * Wait before retry number `retry` (1 for the first retry), or undefined to give up. Honours
+ * the wait Retry-After asked for (`askedMs`, headers.ts reads it); otherwise exponential backoff
+ * with jitter, so parallel callers spread out.
  */
 export function retryDelayMs(
 	retry: number,
-	retryAfter: string | undefined,
+	askedMs: number | undefined,
 	policy: RetryPolicy,
-	nowMs: number,
 	random: () => number,
 ): number | undefined {
 	if (retry >= policy.maxAttempts) return undefined;
 	// However long: the call's time budget decides whether it is waited for (sendWithRetries).
-	const asked = parseRetryAfter(retryAfter, nowMs);
-	if (asked !== undefined) return asked;
+	if (askedMs !== undefined) return askedMs;
 	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
 	return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
