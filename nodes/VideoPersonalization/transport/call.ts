@@ -15,11 +15,7 @@ import type {
 /** The n8n contexts that send requests: node runs, trigger polls and the editor's list searches. */
 export type ApiContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
-export interface ApiResponse {
-	status: number;
-	headers: IDataObject;
-	body: unknown;
-}
+export type ApiResponse = { status: number; headers: IDataObject; body: unknown };
 
 /**
  * What a call is for, in the words its errors use (the action, who may do it, the item), and how
@@ -42,10 +38,7 @@ export interface CallOptions {
 }
 
 /** A body that can only be read once (a file stream) is rebuilt for every attempt. */
-export interface PreparedBody {
-	body: IHttpRequestOptions['body'];
-	headers: Record<string, string>;
-}
+export type PreparedBody = { body: IHttpRequestOptions['body']; headers: Record<string, string> };
 
 /** What every request says besides where it goes. */
 interface RequestOptions extends CallOptions {
@@ -101,10 +94,7 @@ export type Failure =
 			setting?: string;
 	  };
 
-export interface GraphqlErrorEntry {
-	message: string;
-	code?: string;
-}
+export type GraphqlErrorEntry = { message: string; code?: string };
 
 /** What the call was for, so the message can say it in the user's terms. */
 export interface CallContext extends Pick<CallOptions, 'action' | 'permission' | 'itemIndex'> {

@@ -1,26 +1,12 @@
-import type {
-	ICredentialDataDecryptedObject,
-	IDataObject,
-	IHttpRequestOptions,
-	IN8nHttpFullResponse,
-	NodeApiError,
-} from 'n8n-workflow';
+import type { IDataObject, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type {
-	ApiContext,
-	ApiResponse,
-	CallContext,
-	CallOptions,
-	Failure,
-	ServiceRequest,
-} from './call';
+import type { ApiContext, ApiResponse, CallOptions, Failure, ServiceRequest } from './call';
 import { parseServiceConfig, type ServiceConfig } from './config';
 import { toNodeApiError } from './errors';
 import { gateFor, type KeyGate } from './gate';
-import { sharedWhileFresh } from './lookups';
 import { asObject } from './received';
-import { cancelSignal, pause, type SendAttempt, type Sending, sendWithRetries } from './request';
+import { cancelSignal, pause, type Sending, sendWithRetries } from './request';
 
 export type { CallOptions, RestRequest } from './call';
 
@@ -31,13 +17,17 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_BUDGET_MS = 5 * 60_000;
 
 /** The time budget that sets a call's deadline unless the caller gives one: the item's option, and its name for messages. */
-export interface BudgetSource {
-	budgetMs(itemIndex: number | undefined): number;
-	setting?: string;
-}
+export type BudgetSource = { budgetMs(itemIndex: number | undefined): number; setting?: string };
 
 /** Why no request may be sent (the credential could not be read, or its addresses are refused), as an item's error. */
 type CredentialProblem = (itemIndex: number | undefined) => NodeOperationError;
+
+/**
+ * Lookups shared by every execution on one API key while fresh (a template found by name), kept
+ * by the key's gate object but not in it: the gate paces requests, this spares them. Dropped
+ * with the gate.
+ */
+const freshByKey = new WeakMap<KeyGate, Map<string, { until: number; value: Promise<unknown> }>>();
 
 /**
  * The service as one execution sees it: the credential read once, the API key that every error
@@ -82,20 +72,22 @@ export class ServiceClient {
 	 * never along a redirect.
 	 */
 	async send(request: ServiceRequest): Promise<ApiResponse> {
-		if (typeof this.service === 'function') throw this.service(request.itemIndex);
-		const sending: Sending = {
+		const { ctx, service, budget } = this;
+		if (typeof service === 'function') throw service(request.itemIndex);
+		return await sendWithRetries({
 			...request,
+			ctx,
 			secrets: this.secrets,
-			endpoint: this.endpointOf(request),
-			deadline: request.deadline ?? Date.now() + this.budget.budgetMs(request.itemIndex),
-			// The option to raise when time runs out; none to name when the caller set the deadline.
-			setting: request.deadline === undefined ? this.budget.setting : undefined,
-			timeoutMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 			answered: this.answered,
-		};
-		// Downloads (sent without the key) skip the key's gate.
-		const gate = request.to === 'file' ? undefined : this.gate;
-		return await sendWithRetries(this.ctx, sending, this.attemptOf(request, this.service), gate);
+			endpoint: this.endpointOf(request),
+			deadline: request.deadline ?? Date.now() + budget.budgetMs(request.itemIndex),
+			// The option to raise when time runs out; none to name when the caller set the deadline.
+			setting: request.deadline === undefined ? budget.setting : undefined,
+			timeoutMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+			// Downloads (sent without the key) skip the key's gate.
+			gate: request.to === 'file' ? undefined : this.gate,
+			attempt: this.attemptOf(request, service),
+		});
 	}
 
 	/** Waits `ms` (between checks on renders); false when the execution was stopped meanwhile. */
@@ -123,11 +115,8 @@ export class ServiceClient {
 	/** The NodeApiError for a failed call, with the API key kept out of every word of it. */
 	error(failure: Failure, call: CallOptions | ServiceRequest): NodeApiError {
 		const endpoint = 'idempotent' in call ? this.endpointOf(call) : undefined;
-		return toNodeApiError(this.ctx.getNode(), failure, {
-			...call,
-			secrets: this.secrets,
-			endpoint,
-		});
+		const context = { ...call, secrets: this.secrets, endpoint };
+		return toNodeApiError(this.ctx.getNode(), failure, context);
 	}
 
 	/**
@@ -135,28 +124,41 @@ export class ServiceClient {
 	 * fails is forgotten, so the next item asks again.
 	 */
 	async lookupOnce<T>(key: string, lookup: () => Promise<T>): Promise<T> {
-		let pending = this.lookups.get(key) as Promise<T> | undefined;
-		if (!pending) {
-			pending = lookup();
+		if (!this.lookups.has(key)) {
+			const pending = lookup();
 			this.lookups.set(key, pending);
 			pending.catch(() => this.lookups.delete(key));
 		}
-		return await pending;
+		return (await this.lookups.get(key)) as T;
 	}
 
 	/**
-	 * Like `lookupOnce`, and shared for `freshMs` with every execution of this process on the same API
-	 * key (lookups.ts), for lookups a burst of small executions would repeat.
+	 * Like `lookupOnce`, and shared for `freshMs` with every execution of this process on the same
+	 * API key, for lookups a burst of small executions would repeat, so it asks the service once.
+	 * What fails or finds nothing is not kept; an execution that waited on another's lookup which
+	 * failed (stopped, out of its time) asks itself.
 	 */
 	async cached<T>(key: string, freshMs: number, lookup: () => Promise<T>): Promise<T> {
-		const gate = this.gate;
-		return await this.lookupOnce(key, async () =>
-			gate ? await sharedWhileFresh(gate, key, freshMs, lookup) : await lookup(),
-		);
+		const { gate } = this;
+		if (!gate) return await this.lookupOnce(key, lookup);
+		return await this.lookupOnce(key, async () => {
+			let fresh = freshByKey.get(gate);
+			if (!fresh) freshByKey.set(gate, (fresh = new Map()));
+			const now = Date.now();
+			for (const [name, entry] of fresh) if (entry.until <= now) fresh.delete(name);
+			const kept = fresh.get(key);
+			const keptValue = kept && (await kept.value.catch(() => undefined));
+			if (keptValue !== undefined) return keptValue as T;
+			const value = lookup();
+			fresh.set(key, { until: now + freshMs, value });
+			const forget = () => fresh.get(key)?.value === value && fresh.delete(key);
+			value.then((found) => (found === null || found === undefined) && forget(), forget);
+			return await value;
+		});
 	}
 
 	/** Which credential field a request's address comes from, and that address, for its errors. */
-	private endpointOf(request: ServiceRequest): CallContext['endpoint'] {
+	private endpointOf(request: ServiceRequest): Sending['endpoint'] {
 		if (request.to === 'file')
 			return { field: 'file', url: request.url, redirectedFrom: request.redirectedFrom };
 		if (typeof this.service === 'function') return undefined;
@@ -169,7 +171,7 @@ export class ServiceClient {
 	 * One attempt of a request, never along a redirect: an API call with the credential (its API
 	 * key); a download without it, as a stream (download.ts checks where a redirect leads).
 	 */
-	private attemptOf(request: ServiceRequest, config: ServiceConfig): SendAttempt {
+	private attemptOf(request: ServiceRequest, config: ServiceConfig): Sending['attempt'] {
 		const { ctx } = this;
 		const answerAsIs = {
 			returnFullResponse: true,
@@ -177,21 +179,15 @@ export class ServiceClient {
 			disableFollowRedirect: true,
 		};
 		if (request.to === 'file') {
+			// Stopped with the execution (n8n adds the signal itself to calls with the credential).
 			const abortSignal = cancelSignal(ctx);
-			return async (timeout) =>
-				(await ctx.helpers.httpRequest({
-					method: 'GET',
-					url: request.url,
-					encoding: 'stream',
-					...answerAsIs,
-					timeout,
-					...(abortSignal ? { abortSignal } : {}),
-				})) as IN8nHttpFullResponse;
+			const file = { method: 'GET', url: request.url, encoding: 'stream', abortSignal } as const;
+			return async (timeout) => await ctx.helpers.httpRequest({ ...file, ...answerAsIs, timeout });
 		}
 		const rest = request.to === 'graphql' ? undefined : request;
 		return async (timeout) => {
 			const prepared = typeof request.body === 'function' ? await request.body() : undefined;
-			const options: IHttpRequestOptions = {
+			return await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
 				method: rest ? rest.method : 'POST',
 				url: rest ? `${config.baseUrl}${rest.path}` : config.graphqlUrl,
 				qs: rest?.qs,
@@ -200,12 +196,7 @@ export class ServiceClient {
 				json: prepared === undefined,
 				...answerAsIs,
 				timeout,
-			};
-			return (await ctx.helpers.httpRequestWithAuthentication.call(
-				ctx,
-				CREDENTIAL_TYPE,
-				options,
-			)) as IN8nHttpFullResponse;
+			});
 		};
 	}
 }
@@ -220,19 +211,17 @@ export async function serviceClient(ctx: ApiContext): Promise<ServiceClient> {
 		(message: string, description?: string): CredentialProblem =>
 		(itemIndex) =>
 			new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
-	let credentials: ICredentialDataDecryptedObject;
 	try {
-		credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+		const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+		const parsed = parseServiceConfig(credentials);
+		const service = parsed.ok
+			? parsed.config
+			: refuse(
+					`Video Personalization API credential: ${parsed.message}`,
+					'Open the credential and correct the address.',
+				);
+		return new ServiceClient(ctx, service, [String(credentials.apiKey ?? '')]);
 	} catch (error) {
 		return new ServiceClient(ctx, refuse((error as Error).message), []);
 	}
-	const apiKey = String(credentials.apiKey ?? '');
-	const parsed = parseServiceConfig(credentials);
-	const service = parsed.ok
-		? parsed.config
-		: refuse(
-				`Video Personalization API credential: ${parsed.message}`,
-				'Open the credential and correct the address.',
-			);
-	return new ServiceClient(ctx, service, [apiKey]);
 }

@@ -105,6 +105,18 @@ describe('parseRetryAfter', () => {
 	});
 });
 
+/**
+ * The wait before a retry as request.ts's nextTry works it out: the Retry-After header read
+ * (parseRetryAfter), then the retry rule.
+ */
+const delayMs = (
+	retry: number,
+	header: string | undefined,
+	policy: RetryPolicy,
+	nowMs: number,
+	random: () => number,
+) => retryDelayMs(retry, parseRetryAfter(header, nowMs), policy, random);
+
 describe('retryDelayMs', () => {
 	const policy: RetryPolicy = {
 		maxAttempts: 5,
@@ -127,8 +139,7 @@ describe('retryDelayMs', () => {
 			['Mon, 01 Jan 2024 12:00:10 GMT', 10_000],
 			['Mon, 01 Jan 2024 11:00:00 GMT', 0],
 		])('honours %j exactly: %i ms', (header, ms) => {
-			for (const retry of [1, 2, 4])
-				expect(retryDelayMs(retry, header, policy, now, never)).toBe(ms);
+			for (const retry of [1, 2, 4]) expect(delayMs(retry, header, policy, now, never)).toBe(ms);
 		});
 
 		it.each([
@@ -138,13 +149,13 @@ describe('retryDelayMs', () => {
 		])(
 			'honours %j however long: the time budget decides whether it is waited for',
 			(header, ms) => {
-				expect(retryDelayMs(1, header, policy, now, never)).toBe(ms);
+				expect(delayMs(1, header, policy, now, never)).toBe(ms);
 			},
 		);
 
 		it('falls back to backoff when the header is unreadable', () => {
 			for (const header of ['garbage', 'a 2', '-5']) {
-				const delay = retryDelayMs(1, header, policy, now, () => 0.5);
+				const delay = delayMs(1, header, policy, now, () => 0.5);
 				expect(delay).toBeGreaterThan(0);
 				expect(delay).toBeLessThanOrEqual(policy.baseDelayMs);
 			}
@@ -154,28 +165,26 @@ describe('retryDelayMs', () => {
 	describe('attempts', () => {
 		it('allows maxAttempts attempts in all: retries 1 .. maxAttempts-1', () => {
 			for (let retry = 1; retry < policy.maxAttempts; retry++) {
-				expect(retryDelayMs(retry, undefined, policy, now, () => 0.5)).toEqual(expect.any(Number));
-				expect(retryDelayMs(retry, '1', policy, now, never)).toBe(1_000);
+				expect(delayMs(retry, undefined, policy, now, () => 0.5)).toEqual(expect.any(Number));
+				expect(delayMs(retry, '1', policy, now, never)).toBe(1_000);
 			}
 			for (const retry of [policy.maxAttempts, policy.maxAttempts + 1, 100]) {
-				expect(retryDelayMs(retry, undefined, policy, now, () => 0.5)).toBeUndefined();
-				expect(retryDelayMs(retry, '1', policy, now, never)).toBeUndefined();
-				expect(retryDelayMs(retry, '0', policy, now, never)).toBeUndefined();
+				expect(delayMs(retry, undefined, policy, now, () => 0.5)).toBeUndefined();
+				expect(delayMs(retry, '1', policy, now, never)).toBeUndefined();
+				expect(delayMs(retry, '0', policy, now, never)).toBeUndefined();
 			}
 		});
 
 		it('one attempt in all means no retry', () => {
-			expect(
-				retryDelayMs(1, undefined, { ...policy, maxAttempts: 1 }, now, () => 0.5),
-			).toBeUndefined();
+			expect(delayMs(1, undefined, { ...policy, maxAttempts: 1 }, now, () => 0.5)).toBeUndefined();
 		});
 	});
 
 	describe('exponential backoff with jitter', () => {
 		const low = (retry: number, p: RetryPolicy = policy): number =>
-			retryDelayMs(retry, undefined, p, now, () => 0) as number;
+			delayMs(retry, undefined, p, now, () => 0) as number;
 		const high = (retry: number, p: RetryPolicy = policy): number =>
-			retryDelayMs(retry, undefined, p, now, () => 0.999) as number;
+			delayMs(retry, undefined, p, now, () => 0.999) as number;
 		/** The ceiling exponential backoff grows towards: base, 2 base, 4 base, ... capped at maxDelayMs. */
 		const ceiling = (retry: number, p: RetryPolicy = policy): number =>
 			Math.min(p.maxDelayMs, p.baseDelayMs * 2 ** (retry - 1));
@@ -187,7 +196,7 @@ describe('retryDelayMs', () => {
 				expect(high(retry)).toBeLessThanOrEqual(ceiling(retry));
 				expect(high(retry)).toBeGreaterThanOrEqual(ceiling(retry) * 0.99);
 				expect(low(retry)).toBeLessThan(high(retry));
-				const middle = retryDelayMs(retry, undefined, policy, now, () => 0.5) as number;
+				const middle = delayMs(retry, undefined, policy, now, () => 0.5) as number;
 				expect(middle).toBeGreaterThanOrEqual(low(retry));
 				expect(middle).toBeLessThanOrEqual(high(retry));
 			},
@@ -228,13 +237,7 @@ describe('retryDelayMs', () => {
 				expect(low(retry, DEFAULT_RETRY_POLICY)).toBeGreaterThan(0);
 			}
 			expect(
-				retryDelayMs(
-					DEFAULT_RETRY_POLICY.maxAttempts,
-					undefined,
-					DEFAULT_RETRY_POLICY,
-					now,
-					() => 0,
-				),
+				delayMs(DEFAULT_RETRY_POLICY.maxAttempts, undefined, DEFAULT_RETRY_POLICY, now, () => 0),
 			).toBeUndefined();
 		});
 	});
