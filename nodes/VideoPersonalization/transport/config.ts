@@ -7,9 +7,7 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 export type ServiceConfig = { baseUrl: string; graphqlUrl: string };
 
 /** The addresses, or why they are refused, as the message the user reads. */
-export type ServiceConfigResult =
-	| { ok: true; config: ServiceConfig }
-	| { ok: false; message: string };
+export type ServiceConfigResult = { ok: true; config: ServiceConfig } | ReturnType<typeof refused>;
 
 const refused = (message: string) => ({ ok: false as const, message });
 
@@ -43,11 +41,9 @@ export const parseUrl = (raw: string, base?: string): URL | undefined =>
 export function fileUrlProblem(raw: string): string | undefined {
 	const url = parseUrl(raw);
 	if (!url) return 'is not a valid address';
-	if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname)))
-		return undefined;
-	return url.protocol === 'http:'
-		? 'is http:// to another machine'
-		: `is not https:// but ${url.protocol}`;
+	if (url.protocol === 'http:')
+		return isLoopbackHost(url.hostname) ? undefined : 'is http:// to another machine';
+	return url.protocol === 'https:' ? undefined : `is not https:// but ${url.protocol}`;
 }
 
 /** The address typed in the credential field `label`, or why it is refused (the message the user reads). */
@@ -55,8 +51,7 @@ function parseHttpUrl(raw: string, label: string): URL | string {
 	const invalid = `${label} "${raw}" is not a valid address. Example: https://api.example.com/v1`;
 	const url = parseUrl(raw);
 	if (!url) return invalid;
-	if (url.protocol !== 'https:' && url.protocol !== 'http:')
-		return `${label} must start with https://`;
+	if (!['https:', 'http:'].includes(url.protocol)) return `${label} must start with https://`;
 	if (url.protocol === 'http:' && !isLoopbackHost(url.hostname))
 		return `${label} must use https:// so the API key is never sent in clear across a network (http:// is accepted only for localhost)`;
 	if (url.username || url.password) return `${label} must not contain a user name or password`;
@@ -69,11 +64,9 @@ function parseHttpUrl(raw: string, label: string): URL | string {
 
 const withoutTrailingSlashes = (value: string) => value.replace(/\/+$/, '');
 
-/** Validates the credential's addresses; pure, so the rules are tested on their own. */
-export function parseServiceConfig(
-	credentials: ICredentialDataDecryptedObject,
-): ServiceConfigResult {
-	const rawBase = withoutTrailingSlashes(String(credentials.baseUrl ?? '').trim());
+/** Validates the credential's addresses (its `fields`); pure, so the rules are tested on their own. */
+export function parseServiceConfig(fields: ICredentialDataDecryptedObject): ServiceConfigResult {
+	const rawBase = withoutTrailingSlashes(String(fields.baseUrl ?? '').trim());
 	if (!rawBase)
 		return refused(
 			'Base URL is empty. Set it in the credential, for example https://api.example.com/v1',
@@ -83,7 +76,7 @@ export function parseServiceConfig(
 	if (!ENDS_IN_V1.test(rawBase))
 		return refused(`Base URL must end in /v1 (the API version), for example ${base.origin}/v1`);
 	const baseUrl = withoutTrailingSlashes(base.href);
-	const rawGraphql = withoutTrailingSlashes(String(credentials.graphqlEndpoint ?? '').trim());
+	const rawGraphql = withoutTrailingSlashes(String(fields.graphqlEndpoint ?? '').trim());
 	if (!rawGraphql) return { ok: true, config: { baseUrl, graphqlUrl: `${baseUrl}/graphql` } };
 	const graphql = parseHttpUrl(rawGraphql, 'GraphQL Endpoint');
 	if (typeof graphql === 'string') return refused(graphql);

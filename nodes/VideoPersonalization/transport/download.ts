@@ -25,21 +25,19 @@ export async function downloadToBinary(
 	api: ServiceClient,
 	file: CallOptions & { url: string; fileName: string; mimeType: string },
 ): Promise<IBinaryData> {
-	const { action, itemIndex } = file;
 	const fail = (message: string, description?: string) =>
-		new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
+		new NodeOperationError(ctx.getNode(), message, { itemIndex: file.itemIndex, description });
 	let [url, redirectedFrom] = [file.url, undefined as string | undefined];
 	for (let redirects = 0; ; redirects++) {
 		const problem = fileUrlProblem(url);
-		if (problem && redirectedFrom) {
+		if (problem && redirectedFrom)
 			throw fail(
-				`Refused to ${action}: the content host redirected it to an address that ${problem}`,
+				`Refused to ${file.action}: the content host redirected it to an address that ${problem}`,
 				`The content host answered ${shortUrl(redirectedFrom)} with a redirect to ${shortUrl(url)}; nothing was sent to ${shortUrl(url)}. ${FILE_RULE}`,
 			);
-		}
 		if (problem)
 			throw fail(
-				`Refused to ${action}: its address ${problem}`,
+				`Refused to ${file.action}: its address ${problem}`,
 				`Nothing was sent to ${shortUrl(url)}. ${FILE_RULE}`,
 			);
 		const { headers, status, body } = await api.send({
@@ -58,13 +56,12 @@ export async function downloadToBinary(
 		}
 		discardStream(body);
 		const location = headerText(headers, 'location') ?? '';
-		if (!location || redirects >= MAX_REDIRECTS) {
+		if (!location || redirects >= MAX_REDIRECTS)
 			throw fail(
 				location
-					? `Could not ${action}: the content host answered ${status} after ${MAX_REDIRECTS} redirects`
-					: `Could not ${action}: the content host answered ${status} without saying where the file is`,
+					? `Could not ${file.action}: the content host answered ${status} after ${MAX_REDIRECTS} redirects`
+					: `Could not ${file.action}: the content host answered ${status} without saying where the file is`,
 			);
-		}
 		redirectedFrom = url;
 		// Not an address: refused above as not a valid address.
 		url = parseUrl(location, url)?.href ?? location;

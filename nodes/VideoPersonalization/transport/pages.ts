@@ -29,30 +29,21 @@ export interface ListPage {
 export type Refusal = { errors: GraphqlErrorEntry[]; raise: () => Error };
 
 /** How one API style reads a list: page N at size S, and where the size it serves is remembered. */
-export interface ListStyle<P extends ListPage> {
+export interface ListStyle<P extends ListPage = ListPage> {
 	sizeKey: string;
 	maxSize: number;
 	fetch(api: ServiceClient, page: number, size: number): Promise<P | Refusal>;
 }
 
-export const refused = <P extends ListPage>(result: P | Refusal): result is Refusal =>
-	'raise' in result;
-
 /** Page numbers after the first that hold the records wanted (no more than the list says it has). */
-export function remainingPages(
-	total: number,
-	pageSize: number,
-	selection: ListSelection,
-	pageCount = Infinity,
-): number[] {
-	const wanted = selection.returnAll ? total : Math.min(selection.limit, total);
-	const pages = Math.min(pageCount, Math.ceil(wanted / Math.max(1, pageSize)));
+export function remainingPages(first: ListPage, size: number, selection: ListSelection): number[] {
+	const wanted = selection.returnAll ? first.total : Math.min(selection.limit, first.total);
+	const pages = Math.min(first.pages ?? Infinity, Math.ceil(wanted / Math.max(1, size)));
 	return Array.from({ length: Math.max(0, pages - 1) }, (_, index) => index + 2);
 }
 
 /** The page after `page` of a list of `pages` pages, or null: the last. */
-export const pageAfter = (page: number, pages: number): number | null =>
-	page < pages ? page + 1 : null;
+export const pageAfter = (page: number, pages: number) => (page < pages ? page + 1 : null);
 
 /**
  * The page size the server really uses, for the page numbers that follow: a server may cap a
@@ -86,10 +77,11 @@ export const isLimitRefusal = (messages: string[]): boolean =>
 /**
  * The next page size to try after `refused` was turned down, when the errors refuse it (not
  * e.g. a rate limit): the largest number below it that they name ("at most 8"), else half of it.
+ * Any other refusal (or of a size of 1) is the error it makes.
  */
-export function smallerPageSize(refused: number, errors: GraphqlErrorEntry[]): number | undefined {
-	const messages = errors.map((entry) => entry.message);
-	if (!isLimitRefusal(messages) || refused <= 1) return undefined;
+export function smallerPageSize(refused: number, refusal: Refusal): number {
+	const messages = refusal.errors.map((entry) => entry.message);
+	if (!isLimitRefusal(messages) || refused <= 1) throw refusal.raise();
 	const named = messages
 		.flatMap((message) => [...message.matchAll(/\d+/g)].map((match) => Number(match[0])))
 		.filter((value) => value >= 1 && value < refused);
@@ -112,9 +104,9 @@ export const servedLimit = (reported: unknown, asked: number): number =>
 
 /** The error of a list that failed after some pages, with how many it had; nothing is output. */
 export function withProgress(error: unknown, fetched: number, expected: number): unknown {
-	if (fetched === 0 || !(error instanceof NodeApiError || error instanceof NodeOperationError))
-		return error;
-	const note = `It had fetched ${fetched} of ${expected} pages; nothing is output.`;
-	error.description = [error.description, note].filter(Boolean).join(' ');
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		const note = `It had fetched ${fetched} of ${expected} pages; nothing is output.`;
+		error.description = [error.description, note].filter(Boolean).join(' ');
+	}
 	return error;
 }

@@ -6,12 +6,9 @@ import type { CallOptions, RestRequest } from './call';
 import type { ServiceClient } from './client';
 import { type GraphqlCall, tryGraphql } from './graphql';
 import * as paging from './pages';
-import { type ListPage, type ListStyle, pageProblem, servedLimit } from './pages';
 
-export { type ListSelection, servedPageSize } from './pages';
-
-/** The name the callers of REST lists know a page by. */
-export type RestPage = ListPage;
+/** RestPage: the name the callers of REST lists know a page by. */
+export { type ListPage as RestPage, type ListSelection, servedPageSize } from './pages';
 
 export const REST_MAX_PAGE_SIZE = 100;
 /** The query-style maximum is not given: this is asked first, and a refused size is lowered. */
@@ -20,7 +17,7 @@ export const GRAPHQL_PAGE_SIZE = 100;
 export const PAGE_CONCURRENCY = 10;
 
 /** A list page, and the size the service serves it at. */
-export type Listed<P extends ListPage> = { page: P; size: number };
+export type Listed<P extends paging.ListPage> = { page: P; size: number };
 
 /**
  * A page at the size this service serves: the size learnt earlier in the execution (or `wanted`,
@@ -28,19 +25,17 @@ export type Listed<P extends ListPage> = { page: P; size: number };
  * may say "at most 25"); then the size the server really served (it may cap silently or report
  * a smaller `limit`), remembered for the list's later pages and the rest of the execution.
  */
-export async function pageAtServiceSize<P extends ListPage>(
+export async function pageAtServiceSize<P extends paging.ListPage>(
 	api: ServiceClient,
-	list: ListStyle<P>,
+	list: paging.ListStyle<P>,
 	page: number,
 	wanted = list.maxSize,
 ): Promise<Listed<P>> {
-	const known = api.pageSizes.get(list.sizeKey) ?? list.maxSize;
-	let asked = Math.max(1, Math.min(wanted, list.maxSize, known));
+	// A size learnt is never above the maximum (it is one asked for, or smaller).
+	let asked = Math.max(1, Math.min(wanted, api.pageSizes.get(list.sizeKey) ?? list.maxSize));
 	let result = await list.fetch(api, page, asked);
-	while (paging.refused(result)) {
-		const smaller = paging.smallerPageSize(asked, result.errors);
-		if (smaller === undefined) throw result.raise();
-		asked = smaller;
+	while ('raise' in result) {
+		asked = paging.smallerPageSize(asked, result);
 		api.pageSizes.set(list.sizeKey, asked);
 		result = await list.fetch(api, page, asked);
 	}
@@ -55,25 +50,24 @@ export async function pageAtServiceSize<P extends ListPage>(
  * needed are then fetched in parallel; if the list grew meanwhile, Return All follows the next
  * page to the end.
  */
-export async function getMany<P extends ListPage>(
+export async function getMany<P extends paging.ListPage>(
 	api: ServiceClient,
-	list: ListStyle<P>,
+	list: paging.ListStyle<P>,
 	selection: paging.ListSelection,
 ): Promise<IDataObject[]> {
 	// Page 1 holds at most Limit records (pageAtServiceSize keeps the size within the list's own).
 	const wanted = selection.returnAll ? list.maxSize : selection.limit;
 	const { page: first, size } = await pageAtServiceSize(api, list, 1, wanted);
 	const pages = [first.items];
-	if (first.nextPage === null || (!selection.returnAll && first.items.length >= selection.limit)) {
+	if (first.nextPage === null || (!selection.returnAll && first.items.length >= selection.limit))
 		return paging.mergePages(pages, selection);
-	}
-	const numbers = paging.remainingPages(first.total, size, selection, first.pages);
+	const numbers = paging.remainingPages(first, size, selection);
 	api.willSend(numbers.length);
 	let fetched = 1;
 	// A page after the first, at the size the first one found.
 	const fetchPage = async (page: number) => {
 		const served = await list.fetch(api, page, size);
-		if (paging.refused(served)) throw served.raise();
+		if ('raise' in served) throw served.raise();
 		fetched++;
 		return served;
 	};
@@ -102,29 +96,29 @@ export async function fetchRestPage(
 	request: RestListRequest,
 	page: number,
 	limit: number,
-): Promise<RestPage> {
+): Promise<paging.ListPage> {
 	const qs = { ...request.qs, page, limit };
 	const call = { ...request, method: 'GET' as const, qs, idempotent: true };
 	const body = await api.sendForObject(call);
 	const pagination = (body.pagination ?? {}) as IDataObject;
 	const expected = 'Expected { data: [...], pagination: { total, ... } }';
-	const problem = pageProblem(body.data, pagination.total, expected, 'data');
+	const problem = paging.pageProblem(body.data, pagination.total, expected, 'data');
 	if (problem) throw api.error({ kind: 'shape', detail: problem }, call);
-	const nextPage = pagination.next_page;
+	// Checked at once: a page number, null (no more) or absent.
+	const nextPage = pagination.next_page as number | null | undefined;
 	if (nextPage !== undefined && nextPage !== null && !Number.isInteger(nextPage)) {
 		const detail = `pagination.next_page must be a page number or null, got ${JSON.stringify(nextPage)}`;
 		throw api.error({ kind: 'shape', detail }, call);
 	}
-	const [total, served] = [pagination.total as number, servedLimit(pagination.limit, limit)];
+	const [total, served] = [pagination.total as number, paging.servedLimit(pagination.limit, limit)];
 	const at = isCount(pagination.page) ? pagination.page : page;
 	// Without next_page, the total tells whether a page follows.
 	const next = nextPage === undefined ? paging.pageAfter(at, Math.ceil(total / served)) : nextPage;
-	const items = body.data as IDataObject[];
-	return { items, total, page: at, limit: served, nextPage: next as number | null };
+	return { items: body.data as IDataObject[], total, page: at, limit: served, nextPage: next };
 }
 
 /** A REST list (Get Many, the Asset picker, Wait for Completion, the trigger). */
-export const restList = (request: RestListRequest): ListStyle<RestPage> => ({
+export const restList = (request: RestListRequest): paging.ListStyle => ({
 	sizeKey: `rest:${request.path}`,
 	maxSize: REST_MAX_PAGE_SIZE,
 	fetch: async (api, page, size) => await fetchRestPage(api, request, page, size),
@@ -138,23 +132,20 @@ export const restList = (request: RestListRequest): ListStyle<RestPage> => ({
  */
 export const graphqlList = (
 	request: GraphqlCall & { field: string; filter: IDataObject },
-): ListStyle<ListPage & { pages: number }> => ({
+): paging.ListStyle<paging.ListPage & { pages: number }> => ({
 	sizeKey: request.field,
 	maxSize: GRAPHQL_PAGE_SIZE,
 	async fetch(api, page, limit) {
-		const filter = { ...request.filter, page, limit };
-		const outcome = await tryGraphql(api, {
-			...request,
-			variables: { ...request.variables, filter },
-		});
+		const variables = { ...request.variables, filter: { ...request.filter, page, limit } };
+		const outcome = await tryGraphql(api, { ...request, variables });
 		if (!outcome.ok) return outcome;
 		const envelope = (outcome.viewer[request.field] ?? {}) as IDataObject;
 		const expected = `Expected viewer.${request.field} { items, total, page, limit, pages }`;
 		const path = `viewer.${request.field}.items`;
-		const problem = pageProblem(envelope.items, envelope.total, expected, path);
+		const problem = paging.pageProblem(envelope.items, envelope.total, expected, path);
 		if (problem) throw api.error({ kind: 'shape', detail: problem }, request);
 		const [items, total] = [envelope.items as IDataObject[], envelope.total as number];
-		const served = servedLimit(envelope.limit, limit);
+		const served = paging.servedLimit(envelope.limit, limit);
 		const pages = isCount(envelope.pages) ? envelope.pages : Math.ceil(total / served);
 		return { items, total, page, limit: served, pages, nextPage: paging.pageAfter(page, pages) };
 	},
