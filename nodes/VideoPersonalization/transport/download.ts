@@ -27,7 +27,8 @@ export async function downloadToBinary(
 ): Promise<IBinaryData> {
 	const fail = (message: string, description?: string) =>
 		new NodeOperationError(ctx.getNode(), message, { itemIndex: file.itemIndex, description });
-	let [url, redirectedFrom] = [file.url, undefined as string | undefined];
+	let url = file.url;
+	let redirectedFrom: string | undefined;
 	for (let redirects = 0; ; redirects++) {
 		const problem = fileUrlProblem(url);
 		if (problem && redirectedFrom)

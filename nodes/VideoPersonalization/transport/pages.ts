@@ -104,7 +104,7 @@ export const servedLimit = (reported: unknown, asked: number): number =>
 
 /** The error of a list that failed after some pages, with how many it had; nothing is output. */
 export function withProgress(error: unknown, fetched: number, expected: number): unknown {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+	if (fetched > 0 && (error instanceof NodeApiError || error instanceof NodeOperationError)) {
 		const note = `It had fetched ${fetched} of ${expected} pages; nothing is output.`;
 		error.description = [error.description, note].filter(Boolean).join(' ');
 	}
