@@ -9,17 +9,13 @@ import { discardStream } from './request';
 
 export const DOWNLOAD_TIMEOUT_MS = 30 * 60_000;
 const MAX_REDIRECTS = 5;
-
-/** A rendered file to fetch, and what to call it in n8n's binary store. */
-export interface FileDownload extends CallOptions {
-	url: string;
-	fileName: string;
-	/** Used when the content host names no type. */
-	mimeType: string;
-}
+const FILE_RULE =
+	'Files are downloaded over https://, or http:// on this machine (localhost, 127.x.x.x, [::1]) only, as the Base URL (README, "Security").';
 
 /**
- * Downloads a rendered file from the content host into n8n's binary store as a stream.
+ * Downloads a rendered file (`mimeType`: used when the content host names no type) from the
+ * content host into n8n's binary store as a stream, following redirects (`redirectedFrom`: the
+ * address that redirected to `url`).
  * Sent without credentials: the API key goes only to the API's own addresses. Every address,
  * each redirect's too, must pass the Base URL's rule before anything is sent to it, and goes
  * through n8n's request helper (its SSRF protection, when on).
@@ -27,69 +23,50 @@ export interface FileDownload extends CallOptions {
 export async function downloadToBinary(
 	ctx: IExecuteFunctions,
 	api: ServiceClient,
-	file: FileDownload,
+	file: CallOptions & { url: string; fileName: string; mimeType: string },
 ): Promise<IBinaryData> {
+	const fail = (message: string, description?: string) =>
+		new NodeOperationError(ctx.getNode(), message, { itemIndex: file.itemIndex, description });
 	let url = file.url;
-	/** The address that redirected to `url`, once the content host has redirected. */
 	let redirectedFrom: string | undefined;
 	for (let redirects = 0; ; redirects++) {
 		const problem = fileUrlProblem(url);
-		if (problem) throw refusedFile(ctx, file, problem, url, redirectedFrom);
-		const response = await api.send({
+		if (problem && redirectedFrom)
+			throw fail(
+				`Refused to ${file.action}: the content host redirected it to an address that ${problem}`,
+				`The content host answered ${shortUrl(redirectedFrom)} with a redirect to ${shortUrl(url)}; nothing was sent to ${shortUrl(url)}. ${FILE_RULE}`,
+			);
+		if (problem)
+			throw fail(
+				`Refused to ${file.action}: its address ${problem}`,
+				`Nothing was sent to ${shortUrl(url)}. ${FILE_RULE}`,
+			);
+		const { headers, status, body } = await api.send({
+			...file,
 			to: 'file',
 			url,
 			redirectedFrom,
-			action: file.action,
-			itemIndex: file.itemIndex,
 			idempotent: true,
 			timeoutMs: DOWNLOAD_TIMEOUT_MS,
-			accept: (status) => status >= 300 && status < 400,
+			accept: (answered) => answered >= 300 && answered < 400,
 		});
-		const { headers, status } = response;
 		if (status < 300) {
 			const type = headerText(headers, 'content-type')?.split(';')[0].trim() || file.mimeType;
-			return await ctx.helpers.prepareBinaryData(
-				response.body as Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0],
-				file.fileName,
-				type,
-			);
+			const stream = body as Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
+			return await ctx.helpers.prepareBinaryData(stream, file.fileName, type);
 		}
-		discardStream(response.body);
+		discardStream(body);
 		const location = headerText(headers, 'location') ?? '';
-		if (!location || redirects >= MAX_REDIRECTS) {
-			const message = location
-				? `Could not ${file.action}: the content host answered ${status} after ${MAX_REDIRECTS} redirects`
-				: `Could not ${file.action}: the content host answered ${status} without saying where the file is`;
-			throw new NodeOperationError(ctx.getNode(), message, { itemIndex: file.itemIndex });
-		}
+		if (!location || redirects >= MAX_REDIRECTS)
+			throw fail(
+				location
+					? `Could not ${file.action}: the content host answered ${status} after ${MAX_REDIRECTS} redirects`
+					: `Could not ${file.action}: the content host answered ${status} without saying where the file is`,
+			);
 		redirectedFrom = url;
 		// Not an address: refused above as not a valid address.
 		url = parseUrl(location, url)?.href ?? location;
 	}
-}
-
-/** The node's own rule refused a file address, or a redirect's target (saying from where to where). */
-function refusedFile(
-	ctx: IExecuteFunctions,
-	file: FileDownload,
-	problem: string,
-	url: string,
-	redirectedFrom: string | undefined,
-): NodeOperationError {
-	const rule =
-		'Files are downloaded over https://, or http:// on this machine (localhost, 127.x.x.x, [::1]) ' +
-		'only, as the Base URL (README, "Security").';
-	const [message, description] = redirectedFrom
-		? [
-				`Refused to ${file.action}: the content host redirected it to an address that ${problem}`,
-				`The content host answered ${shortUrl(redirectedFrom)} with a redirect to ${shortUrl(url)}; ` +
-					`nothing was sent to ${shortUrl(url)}. ${rule}`,
-			]
-		: [
-				`Refused to ${file.action}: its address ${problem}`,
-				`Nothing was sent to ${shortUrl(url)}. ${rule}`,
-			];
-	return new NodeOperationError(ctx.getNode(), message, { itemIndex: file.itemIndex, description });
 }
 
 /**

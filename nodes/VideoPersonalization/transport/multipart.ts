@@ -4,25 +4,12 @@ import { BINARY_ENCODING } from 'n8n-workflow';
 
 import type { PreparedBody } from './call';
 
-export interface MultipartFile {
-	field: string;
-	fileName: string;
-	mimeType: string;
-}
+export type MultipartFile = { field: string; fileName: string; mimeType: string };
+export type MultipartEnvelope = { head: Buffer; tail: Buffer; boundary: string };
 
-export interface MultipartEnvelope {
-	head: Buffer;
-	tail: Buffer;
-	boundary: string;
-}
+export const newBoundary = () => `----n8nVideoPersonalization${randomBytes(12).toString('hex')}`;
 
-export function newBoundary(): string {
-	return `----n8nVideoPersonalization${randomBytes(12).toString('hex')}`;
-}
-
-function quoted(value: string): string {
-	return value.replace(/[\r\n]/g, ' ').replace(/"/g, '%22');
-}
+const quoted = (value: string) => value.replace(/[\r\n]/g, ' ').replace(/"/g, '%22');
 
 /** `filename="…"` for every parser, plus RFC 5987 `filename*` when the name is not plain ASCII. */
 function fileNameParams(fileName: string): string {
@@ -31,11 +18,8 @@ function fileNameParams(fileName: string): string {
 	const plain = `filename="${quoted(ascii)}"`;
 	if (ascii === fileName) return plain;
 	// RFC 5987 value-chars: encodeURIComponent leaves ' ( ) * as they are, and parsers stop at them.
-	const encoded = encodeURIComponent(fileName).replace(
-		/['()*]/g,
-		(char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
-	);
-	return `${plain}; filename*=UTF-8''${encoded}`;
+	const hex = (char: string) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`;
+	return `${plain}; filename*=UTF-8''${encodeURIComponent(fileName).replace(/['()*]/g, hex)}`;
 }
 
 /**
@@ -47,28 +31,16 @@ export function multipartEnvelope(
 	file: MultipartFile,
 	boundary = newBoundary(),
 ): MultipartEnvelope {
-	const parts = fields.map(
-		([name, value]) =>
-			`--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"\r\n\r\n${value}\r\n`,
-	);
-	const fileDisposition = `form-data; name="${quoted(file.field)}"; ${fileNameParams(file.fileName)}`;
-	parts.push(
-		`--${boundary}\r\nContent-Disposition: ${fileDisposition}\r\n` +
-			`Content-Type: ${file.mimeType}\r\n\r\n`,
-	);
-	return {
-		head: Buffer.from(parts.join(''), 'utf8'),
-		tail: Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8'),
-		boundary,
-	};
+	const part = (name: string, params = '') =>
+		`--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"${params}\r\n`;
+	const texts = fields.map(([name, value]) => `${part(name)}\r\n${value}\r\n`).join('');
+	const disposition = `; ${fileNameParams(file.fileName)}`;
+	const fileHeader = `${part(file.field, disposition)}Content-Type: ${file.mimeType}\r\n\r\n`;
+	const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+	return { head: Buffer.from(texts + fileHeader), tail, boundary };
 }
 
 type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
-
-/** The static `from` every Node.js readable stream class inherits from stream.Readable. */
-interface ReadableClass {
-	from(source: AsyncIterable<Buffer>, options: { objectMode: boolean }): BinaryStream;
-}
 
 /** The file stream wrapped in the envelope, still a stream: the file is never held in memory. */
 export function wrapStream(file: BinaryStream, envelope: MultipartEnvelope): BinaryStream {
@@ -77,7 +49,10 @@ export function wrapStream(file: BinaryStream, envelope: MultipartEnvelope): Bin
 		for await (const chunk of file) yield chunk as Buffer;
 		yield envelope.tail;
 	}
-	return (file.constructor as unknown as ReadableClass).from(chunks(), { objectMode: false });
+	// The static `from` every Node.js readable stream class inherits from stream.Readable (which
+	// a community node may not import).
+	const Readable = file.constructor as unknown as typeof import('stream').Readable;
+	return Readable.from(chunks(), { objectMode: false });
 }
 
 /** Size in bytes of a binary property, read without loading it. */
@@ -86,17 +61,15 @@ export async function binarySize(ctx: IExecuteFunctions, binary: IBinaryData): P
 	return Buffer.byteLength(binary.data, BINARY_ENCODING);
 }
 
+const HEAD_BYTES = 4096;
+
 /** The first bytes of a binary property (to tell its format), read without loading the rest. */
-export async function binaryHead(
-	ctx: IExecuteFunctions,
-	binary: IBinaryData,
-	count = 4096,
-): Promise<Buffer> {
+export async function binaryHead(ctx: IExecuteFunctions, binary: IBinaryData): Promise<Buffer> {
 	if (!binary.id)
-		return Buffer.from(binary.data.slice(0, Math.ceil(count / 3) * 4), BINARY_ENCODING);
-	const stream = await ctx.helpers.getBinaryStream(binary.id, count);
+		return Buffer.from(binary.data.slice(0, Math.ceil(HEAD_BYTES / 3) * 4), BINARY_ENCODING);
+	const stream = await ctx.helpers.getBinaryStream(binary.id, HEAD_BYTES);
 	try {
-		for await (const chunk of stream) return (chunk as Buffer).subarray(0, count);
+		for await (const chunk of stream) return (chunk as Buffer).subarray(0, HEAD_BYTES);
 		return Buffer.alloc(0);
 	} finally {
 		stream.destroy();
@@ -117,11 +90,9 @@ export function multipartBody(
 			'Content-Type': `multipart/form-data; boundary=${envelope.boundary}`,
 			'Content-Length': String(envelope.head.length + size + envelope.tail.length),
 		};
-		if (binary.id) {
-			const stream = await ctx.helpers.getBinaryStream(binary.id);
-			return { body: wrapStream(stream, envelope) as unknown as PreparedBody['body'], headers };
-		}
-		const data = Buffer.from(binary.data, BINARY_ENCODING);
-		return { body: Buffer.concat([envelope.head, data, envelope.tail]), headers };
+		const body = binary.id
+			? wrapStream(await ctx.helpers.getBinaryStream(binary.id), envelope)
+			: Buffer.concat([envelope.head, Buffer.from(binary.data, BINARY_ENCODING), envelope.tail]);
+		return { body: body as PreparedBody['body'], headers };
 	};
 }

@@ -64,6 +64,16 @@ describe("getMany's first page size", () => {
 });
 
 describe('remainingPages', () => {
+	/** A first page of a list of `total` records that says it has `pages` pages, if it says. */
+	const first = (total: number, pages?: number): ListPage => ({
+		items: [],
+		total,
+		page: 1,
+		limit: 100,
+		nextPage: 2,
+		pages,
+	});
+
 	it.each([
 		// [total records, pages after the first]
 		[0, []],
@@ -76,7 +86,7 @@ describe('remainingPages', () => {
 		[250, [2, 3]],
 		[1000, range(2, 10)],
 	])('Return All over %i records, 100 a page: %j', (total, pages) => {
-		expect(remainingPages(total, 100, all)).toEqual(pages);
+		expect(remainingPages(first(total), 100, all)).toEqual(pages);
 	});
 
 	it.each([
@@ -91,7 +101,7 @@ describe('remainingPages', () => {
 		[500, 0, []],
 		[1, 1000, []],
 	])('limit %i over %i records: %j', (max, total, pages) => {
-		expect(remainingPages(total, 100, limit(max))).toEqual(pages);
+		expect(remainingPages(first(total), 100, limit(max))).toEqual(pages);
 	});
 
 	it.each([
@@ -102,7 +112,7 @@ describe('remainingPages', () => {
 		[3, [2, 3]],
 		[5, [2, 3]],
 	])('a server that reports %i pages over 250 records caps the pages at %j', (pageCount, pages) => {
-		expect(remainingPages(250, 100, all, pageCount)).toEqual(pages);
+		expect(remainingPages(first(250, pageCount), 100, all)).toEqual(pages);
 	});
 
 	it('page numbers are 2, 3, ... up to the page holding the last wanted record', () => {
@@ -110,7 +120,7 @@ describe('remainingPages', () => {
 			for (const total of [0, 1, 6, 7, 8, 19, 20, 21, 99, 100, 101, 250]) {
 				for (const selection of [all, limit(1), limit(20), limit(101), limit(1000)]) {
 					const wanted = selection.returnAll ? total : Math.min(selection.limit, total);
-					const pages = remainingPages(total, pageSize, selection);
+					const pages = remainingPages(first(total), pageSize, selection);
 					// Page p holds records (p-1)*pageSize+1 .. p*pageSize; the last page holds record `wanted`.
 					const lastPage = wanted === 0 ? 1 : Math.floor((wanted - 1) / pageSize) + 1;
 					expect(pages).toEqual(range(2, lastPage));
