@@ -7,7 +7,7 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { optionalText } from '../helpers/answers';
-import { fieldSwitches, type SelectableField } from '../helpers/queries';
+import { fieldSwitches, type USER_QUERY } from '../helpers/queries';
 import { DEFAULT_BUDGET_MS, DEFAULT_TIMEOUT_MS, type ServiceClient } from '../transport/client';
 import { tryGraphql } from '../transport/graphql';
 import { getMany, graphqlList, type ListSelection, restList } from '../transport/pagination';
@@ -79,18 +79,12 @@ export function readSelection(ctx: IExecuteFunctions, itemIndex: number): ListSe
 }
 
 /** A resource locator's mode and value (an ID given as plain text reads as mode `id`). */
-export function readLocator(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	name: string,
-): { mode: string; value?: string } {
-	const locator = ctx.getNodeParameter(name, itemIndex, undefined, { extractValue: false }) as
-		| INodeParameterResourceLocator
-		| string
-		| undefined;
+export function readLocator(ctx: IExecuteFunctions, itemIndex: number, name: string) {
+	const locator = ctx.getNodeParameter(name, itemIndex, undefined, { extractValue: false });
 	if (typeof locator !== 'object' || locator === null)
 		return { mode: 'id', value: optionalText(locator) };
-	return { mode: locator.mode, value: optionalText(locator.value) };
+	const { mode, value } = locator as INodeParameterResourceLocator;
+	return { mode, value: optionalText(value) };
 }
 
 /**
@@ -129,20 +123,15 @@ export function readTimeoutMs(
 	return Math.round(seconds * 1000);
 }
 
-/** What a query-style Get or Get Many sends: its query, the fields it may select, its wording. */
-interface QueryStyleCall {
-	query: string;
-	/** The query's field under `viewer`, e.g. `findUser` (queries.ts hands it with the query). */
-	field: string;
-	fields: SelectableField[];
-	action: string;
-	permission: string;
-}
+/** What a query-style Get or Get Many sends: its query, field and fields (queries.ts), its wording. */
+type QueryStyleCall = typeof USER_QUERY & { action: string; permission: string };
 
-/** The Fields option as the query's switches: each selectable field on or off. */
-function readFieldSwitches(ctx: IExecuteFunctions, itemIndex: number, fields: SelectableField[]) {
+/** What every query-style call reads: the Fields option as the query's switches, and Timeout. */
+function readQueryOptions(ctx: IExecuteFunctions, itemIndex: number, { fields }: QueryStyleCall) {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	return fieldSwitches(fields, Array.isArray(options.fields) ? options.fields.map(String) : []);
+	const selected = Array.isArray(options.fields) ? options.fields.map(String) : [];
+	const variables = fieldSwitches(fields, selected);
+	return { variables, itemIndex, timeoutMs: readTimeoutMs(ctx, itemIndex) };
 }
 
 /**
@@ -155,10 +144,9 @@ export async function getRecord(
 	api: ServiceClient,
 	lookup: QueryStyleCall & { criteria: IDataObject },
 ): Promise<INodeExecutionData[]> {
-	const { query, field, fields, criteria, action, permission } = lookup;
-	const variables = { criteria, ...readFieldSwitches(ctx, itemIndex, fields) };
-	const timeoutMs = readTimeoutMs(ctx, itemIndex);
-	const call = { query, variables, action, permission, itemIndex, timeoutMs };
+	const { query, field, criteria, action, permission } = lookup;
+	const { variables, ...read } = readQueryOptions(ctx, itemIndex, lookup);
+	const call = { query, variables: { criteria, ...variables }, action, permission, ...read };
 	const outcome = await tryGraphql(api, call);
 	if (!outcome.ok) throw outcome.raise();
 	const record = outcome.viewer[field];
@@ -174,9 +162,7 @@ export async function getRecords(
 	api: ServiceClient,
 	{ fields, ...list }: QueryStyleCall & { filter: IDataObject },
 ): Promise<INodeExecutionData[]> {
-	const variables = readFieldSwitches(ctx, itemIndex, fields);
-	const timeoutMs = readTimeoutMs(ctx, itemIndex);
-	const request = { ...list, variables, itemIndex, timeoutMs };
+	const request = { ...list, ...readQueryOptions(ctx, itemIndex, { fields, ...list }) };
 	const records = await getMany(api, graphqlList(request), readSelection(ctx, itemIndex));
 	return records.map((json) => ({ json }));
 }

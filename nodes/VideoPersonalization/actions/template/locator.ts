@@ -4,7 +4,6 @@ import {
 	readTemplateFields,
 	refusedSubfield,
 	TEMPLATE_FIELD_SUBFIELDS,
-	type TemplateField,
 	templateFieldsQuery,
 } from '../../helpers/templateFields';
 import type { ServiceClient } from '../../transport/client';
@@ -40,33 +39,27 @@ export const TEMPLATE_PERMISSION =
 /** A template by ID or by name, as the lookup takes it. */
 export type TemplateLookup = { id: string } | { name: string };
 
-/** A chosen template, as the lookup takes it and as messages name it: `ID "x"`, `name "x"`. */
-export interface TemplateChoice {
-	lookup: TemplateLookup;
-	label: string;
-}
-
-/** The Template locator's mode and value as a lookup: By name, or by ID (From list and By ID). */
-export function templateChoice(mode: string | undefined, value: string): TemplateChoice {
+/**
+ * The Template locator's mode and value as a lookup: By name, or by ID (From list and By ID); and
+ * as messages name the template: `ID "x"`, `name "x"`.
+ */
+export function templateChoice(mode: string | undefined, value: string) {
 	return mode === 'name'
 		? { lookup: { name: value }, label: `name "${value}"` }
 		: { lookup: { id: value }, label: `ID "${value}"` };
 }
 
+/** A chosen template (methods/resourceMapping.ts reads it too). */
+export type TemplateChoice = ReturnType<typeof templateChoice>;
+
 /** The template an item chose, as the lookup takes it, and how messages name it: `ID "x"`. */
-export function readTemplateCriteria(ctx: IExecuteFunctions, itemIndex: number): TemplateChoice {
+export function readTemplateCriteria(ctx: IExecuteFunctions, itemIndex: number) {
 	const { mode, value } = readLocator(ctx, itemIndex, 'template');
 	if (value === undefined) {
 		const hint = 'Pick one from the list, or give its ID or exact name.';
 		throw fieldError(ctx, itemIndex, 'Template: no template chosen', hint);
 	}
 	return templateChoice(mode, value);
-}
-
-export interface TemplateWithFields {
-	id: string;
-	name: string;
-	fields: TemplateField[];
 }
 
 /**
@@ -77,7 +70,7 @@ export async function fetchTemplateFields(
 	api: ServiceClient,
 	criteria: TemplateLookup,
 	call: { action: string; itemIndex?: number },
-): Promise<TemplateWithFields | undefined> {
+) {
 	let subfields: string[] = [...TEMPLATE_FIELD_SUBFIELDS];
 	for (;;) {
 		const outcome = await tryGraphql(api, {
@@ -117,7 +110,7 @@ export async function resolveTemplate(
 	api: ServiceClient,
 	itemIndex: number,
 	criteria: TemplateChoice,
-): Promise<TemplateWithFields> {
+) {
 	const template = await api.cached(`template ${criteria.label}`, TEMPLATE_FRESH_MS, async () =>
 		fetchTemplateFields(api, criteria.lookup, {
 			action: `find the template with Template ${criteria.label}`,

@@ -55,7 +55,7 @@ export function checkOnlyOutput(
 	return { json, pairedItem: { item: itemIndex } };
 }
 
-export type ItemFailure = NodeApiError | NodeOperationError;
+type ItemFailure = NodeApiError | NodeOperationError;
 
 /** Where a Create run stands: each item's output so far, and the videos it created. */
 export interface CreateRun {
@@ -63,14 +63,14 @@ export interface CreateRun {
 	created: CreatedVideo[];
 }
 
-export const inItemOrder = (left: { itemIndex: number }, right: { itemIndex: number }) =>
+const inItemOrder = (left: { itemIndex: number }, right: { itemIndex: number }) =>
 	left.itemIndex - right.itemIndex;
 
 /**
  * Adds to the error of a run that stops part-way the videos it created: they exist and used
  * credits, so nothing done is lost from sight.
  */
-export function namingCreatedVideos(error: ItemFailure, created: CreatedVideo[]): ItemFailure {
+function namingCreatedVideos(error: ItemFailure, created: CreatedVideo[]): ItemFailure {
 	const ids = [...created]
 		.sort(inItemOrder)
 		.map((video) => `item ${video.itemIndex}: ${video.videoId}`);
@@ -108,4 +108,22 @@ export async function forEachItem<Input extends { itemIndex: number }, Output>(
 	} catch (error) {
 		throw namingCreatedVideos(error as ItemFailure, run.created);
 	}
+}
+
+/**
+ * The run's outputs in item order: each created video as the wait left it, or with Continue On
+ * Fail its item's error; without, the first such error stops the run, naming the videos created.
+ */
+export function runOutputs(ctx: IExecuteFunctions, run: CreateRun): INodeExecutionData[] {
+	try {
+		for (const { itemIndex, item, error, videoId } of [...run.created].sort(inItemOrder)) {
+			const output = error ? failedItem(ctx, error, itemIndex) : item;
+			// A video that exists keeps its id beside its error (not finished, or not checked).
+			if (error) output.json = { id: videoId, ...output.json };
+			run.outputs.set(itemIndex, { ...output, pairedItem: { item: itemIndex } });
+		}
+	} catch (error) {
+		throw namingCreatedVideos(error as ItemFailure, run.created);
+	}
+	return [...run.outputs.entries()].sort(([left], [right]) => left - right).map(([, item]) => item);
 }
