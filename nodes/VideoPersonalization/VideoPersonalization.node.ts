@@ -23,8 +23,7 @@ export class VideoPersonalization implements INodeType {
 		defaultVersion: 3,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
-			'Create personalized videos from templates and customer data, and manage assets, templates, users ' +
-			'and organisations of the Video Personalization Service',
+			'Create personalized videos from templates and customer data, and manage assets, templates, users and organisations of the Video Personalization Service',
 		defaults: { name: 'Video Personalization' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

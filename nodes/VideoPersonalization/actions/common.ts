@@ -34,11 +34,7 @@ export function fieldError(
  * An item's error, its message ending in "[item N]". An error several items share (one failed
  * template lookup for the batch) is copied for each, so each names its own item.
  */
-export function itemError(
-	ctx: IExecuteFunctions,
-	error: Error,
-	itemIndex: number,
-): NodeApiError | NodeOperationError {
+export function itemError(ctx: IExecuteFunctions, error: Error, itemIndex: number) {
 	const failure =
 		error instanceof NodeApiError || error instanceof NodeOperationError
 			? error
@@ -56,11 +52,7 @@ export function itemError(
  * The output item in place of an item that failed, with Continue On Fail; without, the item's
  * error (itemError) is thrown.
  */
-export function failedItem(
-	ctx: IExecuteFunctions,
-	error: Error,
-	itemIndex: number,
-): INodeExecutionData {
+export function failedItem(ctx: IExecuteFunctions, error: Error, itemIndex: number) {
 	const failure = itemError(ctx, error, itemIndex);
 	if (!ctx.continueOnFail()) throw failure;
 	const details = failure.description ? { details: failure.description } : {};
@@ -180,11 +172,7 @@ export async function restRecords(
 }
 
 /** The lookup input of Find By, and how to name it in messages (`User ID "usr_1"`). */
-export function readFindBy(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	keys: FindByKey[],
-): { criteria: IDataObject; label: string } {
+export function readFindBy(ctx: IExecuteFunctions, itemIndex: number, keys: FindByKey[]) {
 	const findBy = ctx.getNodeParameter('findBy', itemIndex, keys[0].key) as string;
 	const key = keys.find((candidate) => candidate.key === findBy);
 	if (!key) {

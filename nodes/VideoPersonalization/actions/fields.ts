@@ -56,11 +56,11 @@ export function resourceLocator(
 	};
 }
 
-/** A text field, empty unless filled in. */
+/** A text field, empty unless filled in; with no description when it is undefined. */
 export function textField(
 	displayName: string,
 	name: string,
-	description: string,
+	description: string | undefined,
 	placeholder?: string,
 ): INodeProperties {
 	const example = placeholder === undefined ? {} : { placeholder };

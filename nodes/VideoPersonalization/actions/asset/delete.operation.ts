@@ -22,8 +22,7 @@ export const description: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		description:
-			'Whether to refuse to delete an asset that videos or templates still use (deleting it can make them ' +
-			'render incorrectly)',
+			'Whether to refuse to delete an asset that videos or templates still use (deleting it can make them render incorrectly)',
 	},
 	optionsCollection(),
 ];
@@ -52,9 +51,7 @@ function usedBy(
 			value === undefined
 				? `The answer has no ${field}`
 				: `The answer's ${field} is ${shown}, not a whole number of 0 or more`;
-		const detail =
-			`${problem}; Safe Delete cannot tell whether the asset is in use, so it was not deleted. ` +
-			'Turn off Safe Delete to delete it without this check.';
+		const detail = `${problem}; Safe Delete cannot tell whether the asset is in use, so it was not deleted. Turn off Safe Delete to delete it without this check.`;
 		throw api.error({ kind: 'shape', detail }, check);
 	}
 	return users;

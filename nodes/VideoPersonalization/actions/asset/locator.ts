@@ -4,12 +4,7 @@ import { fieldError, readLocator } from '../common';
 import { resourceLocator, textField } from '../fields';
 
 export const assetLocator = resourceLocator(
-	{
-		displayName: 'Asset',
-		name: 'assetId',
-		mode: 'list',
-		description: 'The asset to work on',
-	},
+	{ displayName: 'Asset', name: 'assetId', mode: 'list', description: 'The asset to work on' },
 	'searchAssets',
 	'e.g. ast_3f9b2c',
 );

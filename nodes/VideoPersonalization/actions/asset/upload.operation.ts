@@ -63,8 +63,7 @@ function readBinary(ctx: IExecuteFunctions, itemIndex: number): IBinaryData {
 		const message = `Input Binary Field: the input item has no binary field "${property.trim()}"`;
 		const hint = available.length
 			? `Binary fields of this item: ${available.join(', ')}.`
-			: 'This item has no binary data: read the file first ' +
-				'(e.g. with Read/Write Files from Disk or HTTP Request).';
+			: 'This item has no binary data: read the file first (e.g. with Read/Write Files from Disk or HTTP Request).';
 		throw fieldError(ctx, itemIndex, message, hint);
 	}
 	return binary;

@@ -33,8 +33,7 @@ export function templateLocator(description: string): INodeProperties {
 
 /** Who may look a template up (docs/service-facts.md, "Who may call what"), for the description of a 403. */
 export const TEMPLATE_PERMISSION =
-	'Stock templates are open to all users; brand templates to users of that brand, organisation admins and ' +
-	'global admins; other templates to global admins.';
+	'Stock templates are open to all users; brand templates to users of that brand, organisation admins and global admins; other templates to global admins.';
 
 /** A template by ID or by name, as the lookup takes it. */
 export type TemplateLookup = { id: string } | { name: string };

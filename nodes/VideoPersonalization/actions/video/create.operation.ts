@@ -67,8 +67,7 @@ export const description: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to wait until the video is published or failed and output the final video (with its URL). ' +
-			'All items are waited for together.',
+			'Whether to wait until the video is published or failed and output the final video (with its URL). All items are waited for together.',
 	},
 	optionsCollection([
 		{
@@ -77,8 +76,7 @@ export const description: INodeProperties[] = [
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to only check each item as Create does and output { ok: true, title, template, customer_data } ' +
-				'or { ok: false, problems }, creating no video',
+				'Whether to only check each item as Create does and output { ok: true, title, template, customer_data } or { ok: false, problems }, creating no video',
 		},
 		...waitOptions,
 	]),

@@ -24,10 +24,7 @@ export interface VideoRequest {
  * item; with Check Only (`problems` given) it is noted and the next checks still run. A failure
  * of the service (other than refusing the item's template, 403) is thrown either way.
  */
-export async function runCheck<T>(
-	problems: Error[] | undefined,
-	check: () => T | Promise<T>,
-): Promise<T | undefined> {
+export async function runCheck<T>(problems: Error[] | undefined, check: () => T | Promise<T>) {
 	let failure: unknown;
 	try {
 		return await check();
@@ -78,8 +75,7 @@ function namingCreatedVideos(error: ItemFailure, created: CreatedVideo[]): ItemF
 	const note =
 		ids.length === 0
 			? 'No video was created in this run.'
-			: `This run created ${count} before it stopped (${ids.join(', ')}): ` +
-				'they exist and used credits; run only the other items to avoid duplicates.';
+			: `This run created ${count} before it stopped (${ids.join(', ')}): they exist and used credits; run only the other items to avoid duplicates.`;
 	error.description = [error.description, note].filter(Boolean).join(' ');
 	return error;
 }

@@ -73,10 +73,7 @@ async function scanForVideos(
  * fails after its retries ends the wait and is returned: the videos exist, so each item says so
  * instead of the whole run failing without their ids.
  */
-async function checkUntilFinished(
-	api: ServiceClient,
-	waiting: CreatedVideo[],
-): Promise<Error | undefined> {
+async function checkUntilFinished(api: ServiceClient, waiting: CreatedVideo[]) {
 	const settings = waiting.map((video) => video.wait);
 	const deadline = Date.now() + Math.max(...settings.map((wait) => wait.timeoutMs));
 	const intervalMs = Math.min(...settings.map((wait) => wait.intervalMs));
@@ -102,11 +99,8 @@ async function checkUntilFinished(
 	}
 }
 
-async function attachDownloads(
-	ctx: IExecuteFunctions,
-	api: ServiceClient,
-	{ wait, item, itemIndex }: CreatedVideo,
-): Promise<void> {
+async function attachDownloads(ctx: IExecuteFunctions, api: ServiceClient, created: CreatedVideo) {
+	const { wait, item, itemIndex } = created;
 	const video = item.json;
 	if (video.status !== 'published') return;
 	const id = String(video.id);
@@ -134,9 +128,7 @@ function notCheckedError(ctx: IExecuteFunctions, video: CreatedVideo, failure: E
 			? `${failure.description} `
 			: '';
 	const message = `Video "${video.videoId}" was created, but checking whether it finished failed: ${failure.message}`;
-	const hint =
-		`${described}The video exists (last status: ${lastStatus(video)}); do not create it again. ` +
-		'Find it with Video > Get Many, or act on it with the Video Personalization Trigger.';
+	const hint = `${described}The video exists (last status: ${lastStatus(video)}); do not create it again. Find it with Video > Get Many, or act on it with the Video Personalization Trigger.`;
 	return fieldError(ctx, video.itemIndex, message, hint);
 }
 
@@ -144,8 +136,7 @@ function notFinishedError(ctx: IExecuteFunctions, video: CreatedVideo): Error {
 	const minutes = Math.round((video.wait.timeoutMs / 60_000) * 100) / 100;
 	const message = `Video "${video.videoId}" was not finished after ${minutes} minutes of waiting (last status: ${lastStatus(video)})`;
 	const hint =
-		'It may still finish later: raise Wait Timeout (Minutes), or use the Video Personalization ' +
-		'Trigger to act when it is published.';
+		'It may still finish later: raise Wait Timeout (Minutes), or use the Video Personalization Trigger to act when it is published.';
 	return fieldError(ctx, video.itemIndex, message, hint);
 }
 
