@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeParameterResourceLocator,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeParameterResourceLocator } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { optionalText } from '../helpers/answers';
@@ -135,7 +130,7 @@ export async function getRecord(
 	itemIndex: number,
 	api: ServiceClient,
 	lookup: QueryStyleCall & { criteria: IDataObject },
-): Promise<INodeExecutionData[]> {
+) {
 	const { query, field, criteria, action, permission } = lookup;
 	const { variables, ...read } = readQueryOptions(ctx, itemIndex, lookup);
 	const call = { query, variables: { criteria, ...variables }, action, permission, ...read };
@@ -153,7 +148,7 @@ export async function getRecords(
 	itemIndex: number,
 	api: ServiceClient,
 	{ fields, ...list }: QueryStyleCall & { filter: IDataObject },
-): Promise<INodeExecutionData[]> {
+) {
 	const request = { ...list, ...readQueryOptions(ctx, itemIndex, { fields, ...list }) };
 	const records = await getMany(api, graphqlList(request), readSelection(ctx, itemIndex));
 	return records.map((json) => ({ json }));
@@ -165,7 +160,7 @@ export async function restRecords(
 	itemIndex: number,
 	api: ServiceClient,
 	list: { path: string; qs: IDataObject; action: string },
-): Promise<INodeExecutionData[]> {
+) {
 	const request = { ...list, itemIndex, timeoutMs: readTimeoutMs(ctx, itemIndex) };
 	const records = await getMany(api, restList(request), readSelection(ctx, itemIndex));
 	return records.map((json) => ({ json }));

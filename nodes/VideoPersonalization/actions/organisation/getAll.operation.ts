@@ -2,13 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { ORGANISATION_FIELDS, ORGANISATIONS_QUERY } from '../../helpers/queries';
 import { getRecords } from '../common';
-import {
-	fieldsOption,
-	filtersCollection,
-	optionsCollection,
-	returnAllAndLimit,
-	textField,
-} from '../fields';
+import { filtersCollection, optionsWithFields, returnAllAndLimit, textField } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
 export const option: OperationOption = {
@@ -32,7 +26,7 @@ export const description: INodeProperties[] = [
 		...filtersCollection([nameFilter]),
 		displayOptions: { show: { '@version': [{ _cnd: { gte: 3 } }] } },
 	},
-	optionsCollection([fieldsOption(ORGANISATION_FIELDS, 'organisation')]),
+	optionsWithFields(ORGANISATION_FIELDS, 'organisation'),
 ];
 
 export const execute: ItemExecute = async function (itemIndex, api) {

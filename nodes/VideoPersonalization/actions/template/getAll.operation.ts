@@ -2,13 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { TEMPLATE_FIELDS, TEMPLATES_QUERY } from '../../helpers/queries';
 import { getRecords } from '../common';
-import {
-	fieldsOption,
-	filtersCollection,
-	optionsCollection,
-	returnAllAndLimit,
-	textField,
-} from '../fields';
+import { filtersCollection, optionsWithFields, returnAllAndLimit, textField } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
 export const option: OperationOption = {
@@ -34,7 +28,7 @@ export const description: INodeProperties[] = [
 			],
 		},
 	]),
-	optionsCollection([fieldsOption(TEMPLATE_FIELDS, 'template')]),
+	optionsWithFields(TEMPLATE_FIELDS, 'template'),
 ];
 
 export const execute: ItemExecute = async function (itemIndex, api) {

@@ -55,10 +55,7 @@ export function checkOnlyOutput(
 type ItemFailure = NodeApiError | NodeOperationError;
 
 /** Where a Create run stands: each item's output so far, and the videos it created. */
-export interface CreateRun {
-	outputs: Map<number, INodeExecutionData>;
-	created: CreatedVideo[];
-}
+export type CreateRun = { outputs: Map<number, INodeExecutionData>; created: CreatedVideo[] };
 
 const inItemOrder = (left: { itemIndex: number }, right: { itemIndex: number }) =>
 	left.itemIndex - right.itemIndex;
