@@ -100,14 +100,11 @@ export function readBudgetMs(ctx: IExecuteFunctions, itemIndex: number): number 
 	return Math.round(positiveOption(ctx, itemIndex, 'giveUpAfter', fallback, problem) * 60_000);
 }
 
-export function readTimeoutMs(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	defaultSeconds = DEFAULT_TIMEOUT_MS / 1000,
-): number {
+/** The item's Timeout for each request, `defaultSeconds` (else DEFAULT_TIMEOUT_MS) when not set. */
+export function readTimeoutMs(ctx: IExecuteFunctions, itemIndex: number, defaultSeconds?: number) {
 	const problem = 'Timeout: must be a number of seconds above 0';
-	const seconds = positiveOption(ctx, itemIndex, 'timeout', defaultSeconds, problem);
-	return Math.round(seconds * 1000);
+	const fallback = defaultSeconds ?? DEFAULT_TIMEOUT_MS / 1000;
+	return Math.round(positiveOption(ctx, itemIndex, 'timeout', fallback, problem) * 1000);
 }
 
 /** What a query-style Get or Get Many sends: its query, field and fields (queries.ts), its wording. */

@@ -19,12 +19,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operationName = this.getNodeParameter('operation', 0) as string;
 	const operation = findOperation(resource, operationName);
-	if (!operation) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The operation "${operationName}" of "${resource}" is not supported`,
-		);
-	}
+	const unsupported = `The operation "${operationName}" of "${resource}" is not supported`;
+	if (!operation) throw new NodeOperationError(this.getNode(), unsupported);
 	const api = await serviceClient(this);
 	api.willSend(items.length);
 	// Calls made for all items at once (checks on renders) take the first item's budget.

@@ -104,14 +104,11 @@ export const execute: ItemExecute = async function (itemIndex, api) {
 		['type', check.type],
 		...tags.map((tag): [string, string] => ['tags', tag]),
 	];
+	const file = { field: 'file', fileName, mimeType: check.mimeType };
 	const asset = await api.sendForObject({
 		method: 'POST',
 		path: '/assets',
-		body: multipartBody(this, binary, size, fields, {
-			field: 'file',
-			fileName,
-			mimeType: check.mimeType,
-		}),
+		body: multipartBody(this, binary, size, fields, file),
 		idempotent: false,
 		action: `upload "${fileName}" as an ${check.type} asset`,
 		itemIndex,

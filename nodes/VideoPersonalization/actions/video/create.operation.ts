@@ -93,8 +93,8 @@ function readAspectRatio(ctx: IExecuteFunctions, itemIndex: number): string {
 
 function readAiMessaging(ctx: IExecuteFunctions, itemIndex: number, fields: IDataObject) {
 	const tone = typeof fields.aiTone === 'string' ? fields.aiTone.trim() : '';
-	const rawPoints = fields.aiKeyPoints;
-	const points = rawPoints === undefined ? [] : Array.isArray(rawPoints) ? rawPoints : [rawPoints];
+	// One key point given as text (an expression) counts as a list of one.
+	const points = fields.aiKeyPoints === undefined ? [] : [fields.aiKeyPoints].flat();
 	const keyPoints = points
 		.map((point) => (typeof point === 'string' ? point.trim() : point))
 		.filter((point) => point !== '');

@@ -77,18 +77,16 @@ async function checkUntilFinished(api: ServiceClient, waiting: CreatedVideo[]) {
 	const settings = waiting.map((video) => video.wait);
 	const deadline = Date.now() + Math.max(...settings.map((wait) => wait.timeoutMs));
 	const intervalMs = Math.min(...settings.map((wait) => wait.intervalMs));
-	const requestTimeoutMs = Math.max(...settings.map((wait) => wait.requestTimeoutMs));
+	const listTimeoutMs = Math.max(...settings.map((wait) => wait.listTimeoutMs));
 	let order: ListOrder = 'unknown';
 	for (;;) {
 		const open = waiting.filter((video) => !isFinished(video));
 		if (open.length === 0) return undefined;
 		const wanted = new Set(open.map((video) => video.videoId));
-		const times = open
-			.map((video) => createdAtMs(video.item.json))
-			.filter((ms): ms is number => ms !== undefined);
-		const oldestWantedMs = times.length === open.length ? Math.min(...times) : undefined;
+		const times = open.map((video) => createdAtMs(video.item.json));
+		const oldestWantedMs = times.includes(undefined) ? undefined : Math.min(...(times as number[]));
 		try {
-			const scan = await scanForVideos(api, wanted, oldestWantedMs, order, requestTimeoutMs);
+			const scan = await scanForVideos(api, wanted, oldestWantedMs, order, listTimeoutMs);
 			order = scan.order;
 			for (const video of open) video.item.json = scan.found.get(video.videoId) ?? video.item.json;
 		} catch (error) {

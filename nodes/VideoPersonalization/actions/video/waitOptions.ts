@@ -58,13 +58,9 @@ export const waitOptions: INodeProperties[] = [
 ];
 
 /** The wait options of one item; they are checked only when that item waits. */
-export function readWaitSettings(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	requestTimeoutMs: number,
-) {
+export function readWaitSettings(ctx: IExecuteFunctions, itemIndex: number, listTimeoutMs: number) {
 	const wait = ctx.getNodeParameter('waitForCompletion', itemIndex, false) === true;
-	if (!wait) return { wait, timeoutMs: 0, intervalMs: 0, requestTimeoutMs };
+	if (!wait) return { wait, timeoutMs: 0, intervalMs: 0, listTimeoutMs };
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	// Download Video puts it in Video Binary Property (videoBinaryProperty); so for Thumbnail.
 	const binaryProperty = (file: 'Video' | 'Thumbnail', fallback: string) => {
@@ -81,14 +77,14 @@ export function readWaitSettings(
 	const minutes = positiveOption(ctx, itemIndex, 'waitTimeout', 15, minutesProblem);
 	const secondsProblem = 'Check Every (Seconds): must be a number above 0';
 	const seconds = positiveOption(ctx, itemIndex, 'pollInterval', 10, secondsProblem);
-	// requestTimeoutMs: the item's Timeout option, for each check of the list.
+	// listTimeoutMs: the item's Timeout option, for each check of the list.
 	return {
 		wait,
 		timeoutMs: minutes * 60_000,
 		intervalMs: seconds * 1000,
 		videoProperty: binaryProperty('Video', 'data'),
 		thumbnailProperty: binaryProperty('Thumbnail', 'thumbnail'),
-		requestTimeoutMs,
+		listTimeoutMs,
 	};
 }
 
