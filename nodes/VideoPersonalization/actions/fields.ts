@@ -77,10 +77,6 @@ export function collection(
 	return { displayName, name, type: 'collection', placeholder, default: {}, options };
 }
 
-/** The Filters collection of a Get Many. */
-export const filtersCollection = (options: INodeProperties[]) =>
-	collection('Filters', 'filters', 'Add Filter', options);
-
 /** The Options collection of an operation: its own options, then Give Up After and Timeout. */
 export function optionsCollection(
 	options: INodeProperties[] = [],

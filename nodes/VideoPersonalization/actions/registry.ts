@@ -55,9 +55,8 @@ export const resources: Record<string, ResourceModule> = {
 	},
 };
 
-function byName(options: INodePropertyOptions[]): INodePropertyOptions[] {
-	return options.sort((left, right) => left.name.localeCompare(right.name));
-}
+const byName = (options: INodePropertyOptions[]) =>
+	options.sort((left, right) => left.name.localeCompare(right.name));
 
 /** The node's fields: Resource, then per resource its Operation list and each operation's fields. */
 export const nodeProperties: INodeProperties[] = [

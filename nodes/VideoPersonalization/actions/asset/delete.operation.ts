@@ -57,7 +57,7 @@ export const execute: ItemExecute = async function (itemIndex, api) {
 	const assetId = readAssetId(this, itemIndex);
 	const timeoutMs = readTimeoutMs(this, itemIndex);
 	if (this.getNodeParameter('safeDelete', itemIndex, true) !== false) {
-		const asset = await fetchAsset(api, itemIndex, assetId, timeoutMs);
+		const asset = await fetchAsset(api, assetId, { itemIndex, timeoutMs });
 		const action = `check whether the asset with Asset ID "${assetId}" is in use`;
 		const users = usedBy(api, asset, action, itemIndex);
 		if (users.length > 0) {

@@ -121,10 +121,8 @@ async function attachDownloads(ctx: IExecuteFunctions, api: ServiceClient, creat
 
 /** The video was created but the wait could not follow it: say which one and what failed. */
 function notCheckedError(ctx: IExecuteFunctions, video: CreatedVideo, failure: Error): Error {
-	const described =
-		'description' in failure && typeof failure.description === 'string'
-			? `${failure.description} `
-			: '';
+	const { description } = failure as { description?: unknown };
+	const described = typeof description === 'string' ? `${description} ` : '';
 	const message = `Video "${video.videoId}" was created, but checking whether it finished failed: ${failure.message}`;
 	const hint = `${described}The video exists (last status: ${lastStatus(video)}); do not create it again. Find it with Video > Get Many, or act on it with the Video Personalization Trigger.`;
 	return fieldError(ctx, video.itemIndex, message, hint);
@@ -149,12 +147,10 @@ export async function waitForCreatedVideos(
 ): Promise<void> {
 	const waiting = videos.filter((video) => video.wait.wait);
 	if (waiting.length === 0) return;
-	const scanFailure = await checkUntilFinished(api, waiting);
+	const failure = await checkUntilFinished(api, waiting);
 	for (const video of waiting) {
 		if (!isFinished(video)) {
-			video.error = scanFailure
-				? notCheckedError(ctx, video, scanFailure)
-				: notFinishedError(ctx, video);
+			video.error = failure ? notCheckedError(ctx, video, failure) : notFinishedError(ctx, video);
 			continue;
 		}
 		try {
