@@ -30,12 +30,11 @@ export function fieldError(
  * template lookup for the batch) is copied for each, so each names its own item.
  */
 export function itemError(ctx: IExecuteFunctions, error: Error, itemIndex: number) {
-	const failure =
-		error instanceof NodeApiError || error instanceof NodeOperationError
-			? error
-			: new NodeOperationError(ctx.getNode(), error.message);
+	const known = error instanceof NodeApiError || error instanceof NodeOperationError;
+	const failure = known ? error : new NodeOperationError(ctx.getNode(), error.message);
+	const prototype = Object.getPrototypeOf(failure) as object;
 	const copy = Object.create(
-		Object.getPrototypeOf(failure) as object,
+		prototype,
 		Object.getOwnPropertyDescriptors(failure),
 	) as typeof failure;
 	copy.message = `${failure.message.replace(/ \[item \d+\]$/, '')} [item ${itemIndex}]`;

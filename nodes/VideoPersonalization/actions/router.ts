@@ -30,17 +30,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	};
 	if ('executeAll' in operation) return [await operation.executeAll.call(this, api)];
 
-	const outputs = await mapWithConcurrency(
-		items.map((_, itemIndex) => itemIndex),
-		ITEM_CONCURRENCY,
-		async (itemIndex): Promise<INodeExecutionData[]> => {
-			try {
-				const output = await operation.execute.call(this, itemIndex, api);
-				return output.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
-			} catch (error) {
-				return [failedItem(this, error as Error, itemIndex)];
-			}
-		},
-	);
+	const itemIndexes = [...items.keys()];
+	const outputs = await mapWithConcurrency(itemIndexes, ITEM_CONCURRENCY, async (itemIndex) => {
+		try {
+			const output = await operation.execute.call(this, itemIndex, api);
+			return output.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
+		} catch (error) {
+			return [failedItem(this, error as Error, itemIndex)];
+		}
+	});
 	return [outputs.flat()];
 }

@@ -35,9 +35,6 @@ export function templateLocator(description: string): INodeProperties {
 export const TEMPLATE_PERMISSION =
 	'Stock templates are open to all users; brand templates to users of that brand, organisation admins and global admins; other templates to global admins.';
 
-/** A template by ID or by name, as the lookup takes it. */
-export type TemplateLookup = { id: string } | { name: string };
-
 /**
  * The Template locator's mode and value as a lookup: By name, or by ID (From list and By ID); and
  * as messages name the template: `ID "x"`, `name "x"`.
@@ -67,7 +64,7 @@ export function readTemplateCriteria(ctx: IExecuteFunctions, itemIndex: number) 
  */
 export async function fetchTemplateFields(
 	api: ServiceClient,
-	criteria: TemplateLookup,
+	criteria: { id: string } | { name: string },
 	call: { action: string; itemIndex?: number },
 ) {
 	let subfields: string[] = [...TEMPLATE_FIELD_SUBFIELDS];
@@ -110,12 +107,9 @@ export async function resolveTemplate(
 	itemIndex: number,
 	criteria: TemplateChoice,
 ) {
-	const template = await api.cached(`template ${criteria.label}`, TEMPLATE_FRESH_MS, async () =>
-		fetchTemplateFields(api, criteria.lookup, {
-			action: `find the template with Template ${criteria.label}`,
-			itemIndex,
-		}),
-	);
+	const action = `find the template with Template ${criteria.label}`;
+	const lookup = async () => await fetchTemplateFields(api, criteria.lookup, { action, itemIndex });
+	const template = await api.cached(`template ${criteria.label}`, TEMPLATE_FRESH_MS, lookup);
 	if (!template) {
 		const hint = "Check it against the service's template library; names must match exactly.";
 		throw fieldError(ctx, itemIndex, `Template: no template has the ${criteria.label}`, hint);

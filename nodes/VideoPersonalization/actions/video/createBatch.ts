@@ -9,15 +9,6 @@ import { mapWithConcurrency } from '../../helpers/pool';
 import type { RestRequest } from '../../transport/client';
 import { failedItem, itemError, ITEM_CONCURRENCY } from '../common';
 import type { CreatedVideo } from './waitForCompletion';
-import type { WaitSettings } from './waitOptions';
-
-/** An item's request, checked and with its template resolved, before any video is created. */
-export interface VideoRequest {
-	itemIndex: number;
-	call: RestRequest;
-	wait: WaitSettings;
-	templateName: string;
-}
 
 /**
  * Runs one of an item's checks. In a real run a problem is thrown, so the first one stops the
@@ -37,11 +28,14 @@ export async function runCheck<T>(problems: Error[] | undefined, check: () => T 
 	return undefined;
 }
 
-/** Check Only's output for an item: what Create would send, or every problem found, by field. */
+/**
+ * Check Only's output for an item: what Create would send (`request`, the item's checked request
+ * with its template resolved), or every problem found, by field.
+ */
 export function checkOnlyOutput(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	request: VideoRequest | undefined,
+	request: { call: RestRequest; templateName: string } | undefined,
 	problems: Error[],
 ): INodeExecutionData {
 	const messages = problems.map((problem) => itemError(ctx, problem, itemIndex).message);
