@@ -51,8 +51,7 @@ type ItemFailure = NodeApiError | NodeOperationError;
 /** Where a Create run stands: each item's output so far, and the videos it created. */
 export type CreateRun = { outputs: Map<number, INodeExecutionData>; created: CreatedVideo[] };
 
-const inItemOrder = (left: { itemIndex: number }, right: { itemIndex: number }) =>
-	left.itemIndex - right.itemIndex;
+const inItemOrder = (left: CreatedVideo, right: CreatedVideo) => left.itemIndex - right.itemIndex;
 
 /**
  * Adds to the error of a run that stops part-way the videos it created: they exist and used

@@ -29,17 +29,19 @@ const isFinished = (video: CreatedVideo) => isFinalStatus(video.item.json.status
 const lastStatus = (video: CreatedVideo) => String(video.item.json.status ?? 'unknown');
 
 /**
- * One pass over the list, from its newest end, that finds as many of the wanted videos as
+ * One pass over the list, from its newest end, that finds as many of the open videos as
  * it can. It stops once it is past the oldest one wanted, so its cost follows the number of
  * videos created since then, not the size of the account.
  */
 async function scanForVideos(
 	api: ServiceClient,
-	wanted: Set<string>,
-	oldestWantedMs: number | undefined,
+	open: CreatedVideo[],
 	knownOrder: ListOrder,
 	timeoutMs: number,
 ): Promise<{ found: Map<string, IDataObject>; order: ListOrder }> {
+	const wanted = new Set(open.map((video) => video.videoId));
+	const times = open.map((video) => createdAtMs(video.item.json));
+	const oldestWantedMs = times.includes(undefined) ? undefined : Math.min(...(times as number[]));
 	const request = { path: '/videos', action: 'check on the videos being rendered', timeoutMs };
 	const found = new Map<string, IDataObject>();
 	const take = (items: IDataObject[]) => {
@@ -82,11 +84,8 @@ async function checkUntilFinished(api: ServiceClient, waiting: CreatedVideo[]) {
 	for (;;) {
 		const open = waiting.filter((video) => !isFinished(video));
 		if (open.length === 0) return undefined;
-		const wanted = new Set(open.map((video) => video.videoId));
-		const times = open.map((video) => createdAtMs(video.item.json));
-		const oldestWantedMs = times.includes(undefined) ? undefined : Math.min(...(times as number[]));
 		try {
-			const scan = await scanForVideos(api, wanted, oldestWantedMs, order, listTimeoutMs);
+			const scan = await scanForVideos(api, open, order, listTimeoutMs);
 			order = scan.order;
 			for (const video of open) video.item.json = scan.found.get(video.videoId) ?? video.item.json;
 		} catch (error) {
