@@ -78,10 +78,7 @@ export function collection(
 }
 
 /** The Options collection of an operation: its own options, then Give Up After and Timeout. */
-export function optionsCollection(
-	options: INodeProperties[] = [],
-	timeoutSeconds = 60,
-): INodeProperties {
+export function optionsCollection(options: INodeProperties[] = [], timeoutSeconds = 60) {
 	return collection('Options', 'options', 'Add Option', [
 		...options,
 		{
