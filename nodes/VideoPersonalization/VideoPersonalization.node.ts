@@ -1,9 +1,4 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { nodeProperties } from './actions/registry';
@@ -23,8 +18,7 @@ export class VideoPersonalization implements INodeType {
 		defaultVersion: 3,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
-			'Create personalized videos from templates and customer data, and manage assets, templates, users ' +
-			'and organisations of the Video Personalization Service',
+			'Create personalized videos from templates and customer data, and manage assets, templates, users and organisations of the Video Personalization Service',
 		defaults: { name: 'Video Personalization' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -38,7 +32,7 @@ export class VideoPersonalization implements INodeType {
 		resourceMapping: { getTemplateFields },
 	};
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	async execute(this: IExecuteFunctions) {
 		return await router.call(this);
 	}
 }

@@ -1,13 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeParameterResourceLocator,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeParameterResourceLocator } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { optionalText } from '../helpers/answers';
-import { fieldSwitches, type SelectableField } from '../helpers/queries';
+import { fieldSwitches, type USER_QUERY } from '../helpers/queries';
 import { DEFAULT_BUDGET_MS, DEFAULT_TIMEOUT_MS, type ServiceClient } from '../transport/client';
 import { tryGraphql } from '../transport/graphql';
 import { getMany, graphqlList, type ListSelection, restList } from '../transport/pagination';
@@ -34,17 +29,12 @@ export function fieldError(
  * An item's error, its message ending in "[item N]". An error several items share (one failed
  * template lookup for the batch) is copied for each, so each names its own item.
  */
-export function itemError(
-	ctx: IExecuteFunctions,
-	error: Error,
-	itemIndex: number,
-): NodeApiError | NodeOperationError {
-	const failure =
-		error instanceof NodeApiError || error instanceof NodeOperationError
-			? error
-			: new NodeOperationError(ctx.getNode(), error.message);
+export function itemError(ctx: IExecuteFunctions, error: Error, itemIndex: number) {
+	const known = error instanceof NodeApiError || error instanceof NodeOperationError;
+	const failure = known ? error : new NodeOperationError(ctx.getNode(), error.message);
+	const prototype = Object.getPrototypeOf(failure) as object;
 	const copy = Object.create(
-		Object.getPrototypeOf(failure) as object,
+		prototype,
 		Object.getOwnPropertyDescriptors(failure),
 	) as typeof failure;
 	copy.message = `${failure.message.replace(/ \[item \d+\]$/, '')} [item ${itemIndex}]`;
@@ -56,11 +46,7 @@ export function itemError(
  * The output item in place of an item that failed, with Continue On Fail; without, the item's
  * error (itemError) is thrown.
  */
-export function failedItem(
-	ctx: IExecuteFunctions,
-	error: Error,
-	itemIndex: number,
-): INodeExecutionData {
+export function failedItem(ctx: IExecuteFunctions, error: Error, itemIndex: number) {
 	const failure = itemError(ctx, error, itemIndex);
 	if (!ctx.continueOnFail()) throw failure;
 	const details = failure.description ? { details: failure.description } : {};
@@ -79,18 +65,12 @@ export function readSelection(ctx: IExecuteFunctions, itemIndex: number): ListSe
 }
 
 /** A resource locator's mode and value (an ID given as plain text reads as mode `id`). */
-export function readLocator(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	name: string,
-): { mode: string; value?: string } {
-	const locator = ctx.getNodeParameter(name, itemIndex, undefined, { extractValue: false }) as
-		| INodeParameterResourceLocator
-		| string
-		| undefined;
+export function readLocator(ctx: IExecuteFunctions, itemIndex: number, name: string) {
+	const locator = ctx.getNodeParameter(name, itemIndex, undefined, { extractValue: false });
 	if (typeof locator !== 'object' || locator === null)
 		return { mode: 'id', value: optionalText(locator) };
-	return { mode: locator.mode, value: optionalText(locator.value) };
+	const { mode, value } = locator as INodeParameterResourceLocator;
+	return { mode, value: optionalText(value) };
 }
 
 /**
@@ -119,30 +99,22 @@ export function readBudgetMs(ctx: IExecuteFunctions, itemIndex: number): number 
 	return Math.round(positiveOption(ctx, itemIndex, 'giveUpAfter', fallback, problem) * 60_000);
 }
 
-export function readTimeoutMs(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	defaultSeconds = DEFAULT_TIMEOUT_MS / 1000,
-): number {
+/** The item's Timeout for each request, `defaultSeconds` (else DEFAULT_TIMEOUT_MS) when not set. */
+export function readTimeoutMs(ctx: IExecuteFunctions, itemIndex: number, defaultSeconds?: number) {
 	const problem = 'Timeout: must be a number of seconds above 0';
-	const seconds = positiveOption(ctx, itemIndex, 'timeout', defaultSeconds, problem);
-	return Math.round(seconds * 1000);
+	const fallback = defaultSeconds ?? DEFAULT_TIMEOUT_MS / 1000;
+	return Math.round(positiveOption(ctx, itemIndex, 'timeout', fallback, problem) * 1000);
 }
 
-/** What a query-style Get or Get Many sends: its query, the fields it may select, its wording. */
-interface QueryStyleCall {
-	query: string;
-	/** The query's field under `viewer`, e.g. `findUser` (queries.ts hands it with the query). */
-	field: string;
-	fields: SelectableField[];
-	action: string;
-	permission: string;
-}
+/** What a query-style Get or Get Many sends: its query, field and fields (queries.ts), its wording. */
+type QueryStyleCall = typeof USER_QUERY & { action: string; permission: string };
 
-/** The Fields option as the query's switches: each selectable field on or off. */
-function readFieldSwitches(ctx: IExecuteFunctions, itemIndex: number, fields: SelectableField[]) {
+/** What every query-style call reads: the Fields option as the query's switches, and Timeout. */
+function readQueryOptions(ctx: IExecuteFunctions, itemIndex: number, { fields }: QueryStyleCall) {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	return fieldSwitches(fields, Array.isArray(options.fields) ? options.fields.map(String) : []);
+	const selected = Array.isArray(options.fields) ? options.fields.map(String) : [];
+	const variables = fieldSwitches(fields, selected);
+	return { variables, itemIndex, timeoutMs: readTimeoutMs(ctx, itemIndex) };
 }
 
 /**
@@ -154,11 +126,10 @@ export async function getRecord(
 	itemIndex: number,
 	api: ServiceClient,
 	lookup: QueryStyleCall & { criteria: IDataObject },
-): Promise<INodeExecutionData[]> {
-	const { query, field, fields, criteria, action, permission } = lookup;
-	const variables = { criteria, ...readFieldSwitches(ctx, itemIndex, fields) };
-	const timeoutMs = readTimeoutMs(ctx, itemIndex);
-	const call = { query, variables, action, permission, itemIndex, timeoutMs };
+) {
+	const { query, field, criteria, action, permission } = lookup;
+	const { variables, ...read } = readQueryOptions(ctx, itemIndex, lookup);
+	const call = { query, variables: { criteria, ...variables }, action, permission, ...read };
 	const outcome = await tryGraphql(api, call);
 	if (!outcome.ok) throw outcome.raise();
 	const record = outcome.viewer[field];
@@ -173,10 +144,8 @@ export async function getRecords(
 	itemIndex: number,
 	api: ServiceClient,
 	{ fields, ...list }: QueryStyleCall & { filter: IDataObject },
-): Promise<INodeExecutionData[]> {
-	const variables = readFieldSwitches(ctx, itemIndex, fields);
-	const timeoutMs = readTimeoutMs(ctx, itemIndex);
-	const request = { ...list, variables, itemIndex, timeoutMs };
+) {
+	const request = { ...list, ...readQueryOptions(ctx, itemIndex, { fields, ...list }) };
 	const records = await getMany(api, graphqlList(request), readSelection(ctx, itemIndex));
 	return records.map((json) => ({ json }));
 }
@@ -187,18 +156,14 @@ export async function restRecords(
 	itemIndex: number,
 	api: ServiceClient,
 	list: { path: string; qs: IDataObject; action: string },
-): Promise<INodeExecutionData[]> {
+) {
 	const request = { ...list, itemIndex, timeoutMs: readTimeoutMs(ctx, itemIndex) };
 	const records = await getMany(api, restList(request), readSelection(ctx, itemIndex));
 	return records.map((json) => ({ json }));
 }
 
 /** The lookup input of Find By, and how to name it in messages (`User ID "usr_1"`). */
-export function readFindBy(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	keys: FindByKey[],
-): { criteria: IDataObject; label: string } {
+export function readFindBy(ctx: IExecuteFunctions, itemIndex: number, keys: FindByKey[]) {
 	const findBy = ctx.getNodeParameter('findBy', itemIndex, keys[0].key) as string;
 	const key = keys.find((candidate) => candidate.key === findBy);
 	if (!key) {

@@ -56,11 +56,11 @@ export function resourceLocator(
 	};
 }
 
-/** A text field, empty unless filled in. */
+/** A text field, empty unless filled in; with no description when it is undefined. */
 export function textField(
 	displayName: string,
 	name: string,
-	description: string,
+	description: string | undefined,
 	placeholder?: string,
 ): INodeProperties {
 	const example = placeholder === undefined ? {} : { placeholder };
@@ -77,15 +77,8 @@ export function collection(
 	return { displayName, name, type: 'collection', placeholder, default: {}, options };
 }
 
-/** The Filters collection of a Get Many. */
-export const filtersCollection = (options: INodeProperties[]) =>
-	collection('Filters', 'filters', 'Add Filter', options);
-
 /** The Options collection of an operation: its own options, then Give Up After and Timeout. */
-export function optionsCollection(
-	options: INodeProperties[] = [],
-	timeoutSeconds = 60,
-): INodeProperties {
+export function optionsCollection(options: INodeProperties[] = [], timeoutSeconds = 60) {
 	return collection('Options', 'options', 'Add Option', [
 		...options,
 		{
@@ -96,8 +89,7 @@ export function optionsCollection(
 			// DEFAULT_BUDGET_MS, written as a literal: the lint reads defaults as written.
 			default: 5,
 			description:
-				"How long one request may take in all before it fails, its retries and the waits the service's rate " +
-				'limit asks for included',
+				"How long one request may take in all before it fails, its retries and the waits the service's rate limit asks for included",
 		},
 		{
 			displayName: 'Timeout',
@@ -110,24 +102,22 @@ export function optionsCollection(
 	]);
 }
 
-/** The Fields option of a query-style Get or Get Many. */
-export function fieldsOption(fields: SelectableField[], noun: string): INodeProperties {
-	return {
-		displayName: 'Fields',
-		name: 'fields',
-		type: 'multiOptions',
-		options: fields.map((field) => ({ name: field.displayName, value: field.name })),
-		default: [],
-		description: `Which fields of each ${noun} to return besides its ID. None selected returns every field.`,
-	};
+/** The Options collection of a query-style Get or Get Many: Fields, then Give Up After and Timeout. */
+export function optionsWithFields(fields: SelectableField[], noun: string): INodeProperties {
+	return optionsCollection([
+		{
+			displayName: 'Fields',
+			name: 'fields',
+			type: 'multiOptions',
+			options: fields.map((field) => ({ name: field.displayName, value: field.name })),
+			default: [],
+			description: `Which fields of each ${noun} to return besides its ID. None selected returns every field.`,
+		},
+	]);
 }
 
 /** One way to find a record by: its lookup input field, e.g. `email`. */
-export interface FindByKey {
-	key: string;
-	displayName: string;
-	placeholder: string;
-}
+export type FindByKey = { key: string; displayName: string; placeholder: string };
 
 /** "Find By" plus one field per key, for lookups by id, name, email or phone (docs/service-facts.md). */
 export function findByProperties(noun: string, keys: FindByKey[]): INodeProperties[] {

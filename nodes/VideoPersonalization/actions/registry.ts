@@ -18,19 +18,18 @@ import * as getVideos from './video/getAll.operation';
 
 /**
  * Every resource of the node with its operations by parameter value, in the order their fields
- * are listed. The node's fields and the router are read from here.
+ * are listed; the first is the one the Operation field starts with. The node's fields and the
+ * router are read from here.
  */
 export const resources: Record<string, ResourceModule> = {
 	video: {
 		name: 'Video',
 		description: 'Personalized videos',
-		defaultOperation: 'getAll',
 		operations: { getAll: getVideos, create: createVideo },
 	},
 	asset: {
 		name: 'Asset',
 		description: 'Images, videos and audio that templates and videos use',
-		defaultOperation: 'getAll',
 		operations: {
 			getAll: getAssets,
 			upload: uploadAsset,
@@ -42,26 +41,22 @@ export const resources: Record<string, ResourceModule> = {
 	template: {
 		name: 'Template',
 		description: 'Video templates to make videos from',
-		defaultOperation: 'get',
 		operations: { get: getTemplate, getAll: getTemplates },
 	},
 	user: {
 		name: 'User',
 		description: 'Users of the service',
-		defaultOperation: 'get',
 		operations: { get: getUser, getAll: getUsers },
 	},
 	organisation: {
 		name: 'Organisation',
 		description: 'Organisations, with their brands and credits',
-		defaultOperation: 'get',
 		operations: { get: getOrganisation, getAll: getOrganisations },
 	},
 };
 
-function byName(options: INodePropertyOptions[]): INodePropertyOptions[] {
-	return options.sort((left, right) => left.name.localeCompare(right.name));
-}
+const byName = (options: INodePropertyOptions[]) =>
+	options.sort((left, right) => left.name.localeCompare(right.name));
 
 /** The node's fields: Resource, then per resource its Operation list and each operation's fields. */
 export const nodeProperties: INodeProperties[] = [
@@ -79,7 +74,7 @@ export const nodeProperties: INodeProperties[] = [
 		),
 		default: 'video',
 	},
-	...Object.entries(resources).flatMap(([resource, { operations, defaultOperation }]) => [
+	...Object.entries(resources).flatMap(([resource, { operations }]) => [
 		{
 			displayName: 'Operation',
 			name: 'operation',
@@ -94,7 +89,7 @@ export const nodeProperties: INodeProperties[] = [
 					description: option.description,
 				})),
 			),
-			default: defaultOperation,
+			default: Object.keys(operations)[0],
 		},
 		...Object.entries(operations).flatMap(([operation, { description }]) =>
 			updateDisplayOptions({ show: { resource: [resource], operation: [operation] } }, description),

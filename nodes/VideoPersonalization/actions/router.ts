@@ -19,12 +19,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operationName = this.getNodeParameter('operation', 0) as string;
 	const operation = findOperation(resource, operationName);
-	if (!operation) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The operation "${operationName}" of "${resource}" is not supported`,
-		);
-	}
+	const unsupported = `The operation "${operationName}" of "${resource}" is not supported`;
+	if (!operation) throw new NodeOperationError(this.getNode(), unsupported);
 	const api = await serviceClient(this);
 	api.willSend(items.length);
 	// Calls made for all items at once (checks on renders) take the first item's budget.
@@ -34,17 +30,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	};
 	if ('executeAll' in operation) return [await operation.executeAll.call(this, api)];
 
-	const outputs = await mapWithConcurrency(
-		items.map((_, itemIndex) => itemIndex),
-		ITEM_CONCURRENCY,
-		async (itemIndex): Promise<INodeExecutionData[]> => {
-			try {
-				const output = await operation.execute.call(this, itemIndex, api);
-				return output.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
-			} catch (error) {
-				return [failedItem(this, error as Error, itemIndex)];
-			}
-		},
-	);
+	const itemIndexes = [...items.keys()];
+	const outputs = await mapWithConcurrency(itemIndexes, ITEM_CONCURRENCY, async (itemIndex) => {
+		try {
+			const output = await operation.execute.call(this, itemIndex, api);
+			return output.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
+		} catch (error) {
+			return [failedItem(this, error as Error, itemIndex)];
+		}
+	});
 	return [outputs.flat()];
 }

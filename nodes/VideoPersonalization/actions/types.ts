@@ -3,11 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import type { ServiceClient } from '../transport/client';
 
 /** How an operation shows in its resource's Operation list. */
-export interface OperationOption {
-	name: string;
-	action: string;
-	description: string;
-}
+export type OperationOption = { name: string; action: string; description: string };
 
 /**
  * One operation: how it is listed, its fields (the registry shows them only for it) and how it
@@ -26,10 +22,9 @@ export type ItemExecute = (
 	api: ServiceClient,
 ) => Promise<INodeExecutionData[]>;
 
-/** A resource: how it is listed, its default operation and its operations by parameter value. */
+/** A resource: how it is listed, and its operations by parameter value (the first is the default). */
 export interface ResourceModule {
 	name: string;
 	description: string;
-	defaultOperation: string;
 	operations: Record<string, OperationModule>;
 }

@@ -1,6 +1,6 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import type { ServiceClient } from '../../transport/client';
+import type { CallOptions, ServiceClient } from '../../transport/client';
 import { readTimeoutMs } from '../common';
 import { optionsCollection } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
@@ -14,24 +14,19 @@ export const option: OperationOption = {
 
 export const description: INodeProperties[] = [assetLocator, optionsCollection()];
 
-export async function fetchAsset(
-	api: ServiceClient,
-	itemIndex: number,
-	assetId: string,
-	timeoutMs: number,
-): Promise<IDataObject> {
+/** The asset (Get, and Delete's Safe Delete); `call` says for which item, and its Timeout. */
+export async function fetchAsset(api: ServiceClient, assetId: string, call: Partial<CallOptions>) {
 	return await api.sendForObject({
 		method: 'GET',
 		path: `/assets/${encodeURIComponent(assetId)}`,
 		idempotent: true,
 		action: `get the asset with Asset ID "${assetId}"`,
-		itemIndex,
-		timeoutMs,
+		...call,
 	});
 }
 
 export const execute: ItemExecute = async function (itemIndex, api) {
 	const assetId = readAssetId(this, itemIndex);
-	const asset = await fetchAsset(api, itemIndex, assetId, readTimeoutMs(this, itemIndex));
-	return [{ json: asset }];
+	const timeoutMs = readTimeoutMs(this, itemIndex);
+	return [{ json: await fetchAsset(api, assetId, { itemIndex, timeoutMs }) }];
 };

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { restRecords } from '../common';
-import { filtersCollection, optionsCollection, returnAllAndLimit, textField } from '../fields';
+import { collection, optionsCollection, returnAllAndLimit, textField } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
 export const option: OperationOption = {
@@ -12,7 +12,7 @@ export const option: OperationOption = {
 
 export const description: INodeProperties[] = [
 	...returnAllAndLimit('assets'),
-	filtersCollection([
+	collection('Filters', 'filters', 'Add Filter', [
 		{
 			displayName: 'Type',
 			name: 'type',

@@ -4,12 +4,7 @@ import { fieldError, readLocator } from '../common';
 import { resourceLocator, textField } from '../fields';
 
 export const assetLocator = resourceLocator(
-	{
-		displayName: 'Asset',
-		name: 'assetId',
-		mode: 'list',
-		description: 'The asset to work on',
-	},
+	{ displayName: 'Asset', name: 'assetId', mode: 'list', description: 'The asset to work on' },
 	'searchAssets',
 	'e.g. ast_3f9b2c',
 );
@@ -33,10 +28,8 @@ export const tagsField = textField(
 export function readTags(ctx: IExecuteFunctions, itemIndex: number, value: unknown): string[] {
 	if (value === undefined || value === null) return [];
 	const list = typeof value === 'string' ? value.split(',') : value;
-	if (
-		!Array.isArray(list) ||
-		list.some((tag) => typeof tag !== 'string' && typeof tag !== 'number')
-	) {
+	const isTag = (tag: unknown) => typeof tag === 'string' || typeof tag === 'number';
+	if (!Array.isArray(list) || !list.every(isTag)) {
 		const message = 'Tags: must be text with tags separated by commas, or a list of texts';
 		throw fieldError(ctx, itemIndex, message);
 	}

@@ -63,8 +63,7 @@ function readBinary(ctx: IExecuteFunctions, itemIndex: number): IBinaryData {
 		const message = `Input Binary Field: the input item has no binary field "${property.trim()}"`;
 		const hint = available.length
 			? `Binary fields of this item: ${available.join(', ')}.`
-			: 'This item has no binary data: read the file first ' +
-				'(e.g. with Read/Write Files from Disk or HTTP Request).';
+			: 'This item has no binary data: read the file first (e.g. with Read/Write Files from Disk or HTTP Request).';
 		throw fieldError(ctx, itemIndex, message, hint);
 	}
 	return binary;
@@ -105,14 +104,11 @@ export const execute: ItemExecute = async function (itemIndex, api) {
 		['type', check.type],
 		...tags.map((tag): [string, string] => ['tags', tag]),
 	];
+	const file = { field: 'file', fileName, mimeType: check.mimeType };
 	const asset = await api.sendForObject({
 		method: 'POST',
 		path: '/assets',
-		body: multipartBody(this, binary, size, fields, {
-			field: 'file',
-			fileName,
-			mimeType: check.mimeType,
-		}),
+		body: multipartBody(this, binary, size, fields, file),
 		idempotent: false,
 		action: `upload "${fileName}" as an ${check.type} asset`,
 		itemIndex,

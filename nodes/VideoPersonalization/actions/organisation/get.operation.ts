@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { ORGANISATION_FIELDS, ORGANISATION_QUERY } from '../../helpers/queries';
 import { getRecord, readFindBy } from '../common';
-import { type FindByKey, fieldsOption, findByProperties, optionsCollection } from '../fields';
+import { type FindByKey, findByProperties, optionsWithFields } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
 const keys: FindByKey[] = [
@@ -18,7 +18,7 @@ export const option: OperationOption = {
 
 export const description: INodeProperties[] = [
 	...findByProperties('organisation', keys),
-	optionsCollection([fieldsOption(ORGANISATION_FIELDS, 'organisation')]),
+	optionsWithFields(ORGANISATION_FIELDS, 'organisation'),
 ];
 
 export const execute: ItemExecute = async function (itemIndex, api) {

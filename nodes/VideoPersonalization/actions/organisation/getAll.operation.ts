@@ -2,13 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { ORGANISATION_FIELDS, ORGANISATIONS_QUERY } from '../../helpers/queries';
 import { getRecords } from '../common';
-import {
-	fieldsOption,
-	filtersCollection,
-	optionsCollection,
-	returnAllAndLimit,
-	textField,
-} from '../fields';
+import { collection, optionsWithFields, returnAllAndLimit, textField } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
 export const option: OperationOption = {
@@ -29,10 +23,10 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { '@version': [1, 2] } },
 	},
 	{
-		...filtersCollection([nameFilter]),
+		...collection('Filters', 'filters', 'Add Filter', [nameFilter]),
 		displayOptions: { show: { '@version': [{ _cnd: { gte: 3 } }] } },
 	},
-	optionsCollection([fieldsOption(ORGANISATION_FIELDS, 'organisation')]),
+	optionsWithFields(ORGANISATION_FIELDS, 'organisation'),
 ];
 
 export const execute: ItemExecute = async function (itemIndex, api) {

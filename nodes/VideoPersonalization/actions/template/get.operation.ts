@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { TEMPLATE_FIELDS, TEMPLATE_QUERY } from '../../helpers/queries';
 import { getRecord } from '../common';
-import { fieldsOption, optionsCollection } from '../fields';
+import { optionsWithFields } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 import { readTemplateCriteria, TEMPLATE_PERMISSION, templateLocator } from './locator';
 
@@ -14,7 +14,7 @@ export const option: OperationOption = {
 
 export const description: INodeProperties[] = [
 	templateLocator('The template to get'),
-	optionsCollection([fieldsOption(TEMPLATE_FIELDS, 'template')]),
+	optionsWithFields(TEMPLATE_FIELDS, 'template'),
 ];
 
 export const execute: ItemExecute = async function (itemIndex, api) {

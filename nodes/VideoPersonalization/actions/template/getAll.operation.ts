@@ -2,13 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { TEMPLATE_FIELDS, TEMPLATES_QUERY } from '../../helpers/queries';
 import { getRecords } from '../common';
-import {
-	fieldsOption,
-	filtersCollection,
-	optionsCollection,
-	returnAllAndLimit,
-	textField,
-} from '../fields';
+import { collection, optionsWithFields, returnAllAndLimit, textField } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
 export const option: OperationOption = {
@@ -19,7 +13,7 @@ export const option: OperationOption = {
 
 export const description: INodeProperties[] = [
 	...returnAllAndLimit('templates'),
-	filtersCollection([
+	collection('Filters', 'filters', 'Add Filter', [
 		textField('Search', 'search', 'Only templates whose name matches this text'),
 		{
 			displayName: 'Template Type',
@@ -34,7 +28,7 @@ export const description: INodeProperties[] = [
 			],
 		},
 	]),
-	optionsCollection([fieldsOption(TEMPLATE_FIELDS, 'template')]),
+	optionsWithFields(TEMPLATE_FIELDS, 'template'),
 ];
 
 export const execute: ItemExecute = async function (itemIndex, api) {

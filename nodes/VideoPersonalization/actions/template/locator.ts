@@ -4,7 +4,6 @@ import {
 	readTemplateFields,
 	refusedSubfield,
 	TEMPLATE_FIELD_SUBFIELDS,
-	type TemplateField,
 	templateFieldsQuery,
 } from '../../helpers/templateFields';
 import type { ServiceClient } from '../../transport/client';
@@ -34,27 +33,23 @@ export function templateLocator(description: string): INodeProperties {
 
 /** Who may look a template up (docs/service-facts.md, "Who may call what"), for the description of a 403. */
 export const TEMPLATE_PERMISSION =
-	'Stock templates are open to all users; brand templates to users of that brand, organisation admins and ' +
-	'global admins; other templates to global admins.';
+	'Stock templates are open to all users; brand templates to users of that brand, organisation admins and global admins; other templates to global admins.';
 
-/** A template by ID or by name, as the lookup takes it. */
-export type TemplateLookup = { id: string } | { name: string };
-
-/** A chosen template, as the lookup takes it and as messages name it: `ID "x"`, `name "x"`. */
-export interface TemplateChoice {
-	lookup: TemplateLookup;
-	label: string;
-}
-
-/** The Template locator's mode and value as a lookup: By name, or by ID (From list and By ID). */
-export function templateChoice(mode: string | undefined, value: string): TemplateChoice {
+/**
+ * The Template locator's mode and value as a lookup: By name, or by ID (From list and By ID); and
+ * as messages name the template: `ID "x"`, `name "x"`.
+ */
+export function templateChoice(mode: string | undefined, value: string) {
 	return mode === 'name'
 		? { lookup: { name: value }, label: `name "${value}"` }
 		: { lookup: { id: value }, label: `ID "${value}"` };
 }
 
+/** A chosen template (methods/resourceMapping.ts reads it too). */
+export type TemplateChoice = ReturnType<typeof templateChoice>;
+
 /** The template an item chose, as the lookup takes it, and how messages name it: `ID "x"`. */
-export function readTemplateCriteria(ctx: IExecuteFunctions, itemIndex: number): TemplateChoice {
+export function readTemplateCriteria(ctx: IExecuteFunctions, itemIndex: number) {
 	const { mode, value } = readLocator(ctx, itemIndex, 'template');
 	if (value === undefined) {
 		const hint = 'Pick one from the list, or give its ID or exact name.';
@@ -63,21 +58,15 @@ export function readTemplateCriteria(ctx: IExecuteFunctions, itemIndex: number):
 	return templateChoice(mode, value);
 }
 
-export interface TemplateWithFields {
-	id: string;
-	name: string;
-	fields: TemplateField[];
-}
-
 /**
  * A template with its customizable fields, or undefined when none matches. Sub-fields the service
  * does not have are dropped from the query one by one (a server need not have them all).
  */
 export async function fetchTemplateFields(
 	api: ServiceClient,
-	criteria: TemplateLookup,
+	criteria: { id: string } | { name: string },
 	call: { action: string; itemIndex?: number },
-): Promise<TemplateWithFields | undefined> {
+) {
 	let subfields: string[] = [...TEMPLATE_FIELD_SUBFIELDS];
 	for (;;) {
 		const outcome = await tryGraphql(api, {
@@ -117,13 +106,10 @@ export async function resolveTemplate(
 	api: ServiceClient,
 	itemIndex: number,
 	criteria: TemplateChoice,
-): Promise<TemplateWithFields> {
-	const template = await api.cached(`template ${criteria.label}`, TEMPLATE_FRESH_MS, async () =>
-		fetchTemplateFields(api, criteria.lookup, {
-			action: `find the template with Template ${criteria.label}`,
-			itemIndex,
-		}),
-	);
+) {
+	const action = `find the template with Template ${criteria.label}`;
+	const lookup = async () => await fetchTemplateFields(api, criteria.lookup, { action, itemIndex });
+	const template = await api.cached(`template ${criteria.label}`, TEMPLATE_FRESH_MS, lookup);
 	if (!template) {
 		const hint = "Check it against the service's template library; names must match exactly.";
 		throw fieldError(ctx, itemIndex, `Template: no template has the ${criteria.label}`, hint);

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { USER_FIELDS, USER_QUERY } from '../../helpers/queries';
 import { getRecord, readFindBy } from '../common';
-import { type FindByKey, fieldsOption, findByProperties, optionsCollection } from '../fields';
+import { type FindByKey, findByProperties, optionsWithFields } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
 const keys: FindByKey[] = [
@@ -19,7 +19,7 @@ export const option: OperationOption = {
 
 export const description: INodeProperties[] = [
 	...findByProperties('user', keys),
-	optionsCollection([fieldsOption(USER_FIELDS, 'user')]),
+	optionsWithFields(USER_FIELDS, 'user'),
 ];
 
 export const execute: ItemExecute = async function (itemIndex, api) {

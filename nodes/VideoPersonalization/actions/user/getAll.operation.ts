@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { optionalText } from '../../helpers/answers';
 import { USER_FIELDS, USERS_QUERY } from '../../helpers/queries';
 import { getRecords } from '../common';
-import { fieldsOption, optionsCollection, returnAllAndLimit, textField } from '../fields';
+import { optionsWithFields, returnAllAndLimit, textField } from '../fields';
 import type { ItemExecute, OperationOption } from '../types';
 
 export const option: OperationOption = {
@@ -19,7 +19,7 @@ export const description: INodeProperties[] = [
 		'search',
 		'Only users whose ID, email, first name or last name matches this text',
 	),
-	optionsCollection([fieldsOption(USER_FIELDS, 'user')]),
+	optionsWithFields(USER_FIELDS, 'user'),
 ];
 
 export const execute: ItemExecute = async function (itemIndex, api) {

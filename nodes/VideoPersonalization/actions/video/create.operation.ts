@@ -1,14 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { createdVideo, optionalText } from '../../helpers/answers';
 import { customerDataProblems } from '../../helpers/templateFields';
 import { DEFAULT_TIMEOUT_MS, type RestRequest, type ServiceClient } from '../../transport/client';
-import { failedItem, fieldError, readBudgetMs, readTimeoutMs } from '../common';
+import { fieldError, readBudgetMs, readTimeoutMs } from '../common';
 import { collection, optionsCollection, textField } from '../fields';
 import {
 	readTemplateCriteria,
@@ -18,16 +13,7 @@ import {
 } from '../template/locator';
 import type { OperationOption } from '../types';
 import { customerDataProperties, readCustomerData } from './customerData';
-import {
-	checkOnlyOutput,
-	type CreateRun,
-	forEachItem,
-	inItemOrder,
-	type ItemFailure,
-	namingCreatedVideos,
-	runCheck,
-	type VideoRequest,
-} from './createBatch';
+import { checkOnlyOutput, type CreateRun, forEachItem, runCheck, runOutputs } from './createBatch';
 import { waitForCreatedVideos } from './waitForCompletion';
 import { readWaitSettings, waitOptions } from './waitOptions';
 
@@ -81,8 +67,7 @@ export const description: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to wait until the video is published or failed and output the final video (with its URL). ' +
-			'All items are waited for together.',
+			'Whether to wait until the video is published or failed and output the final video (with its URL). All items are waited for together.',
 	},
 	optionsCollection([
 		{
@@ -91,8 +76,7 @@ export const description: INodeProperties[] = [
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to only check each item as Create does and output { ok: true, title, template, customer_data } ' +
-				'or { ok: false, problems }, creating no video',
+				'Whether to only check each item as Create does and output { ok: true, title, template, customer_data } or { ok: false, problems }, creating no video',
 		},
 		...waitOptions,
 	]),
@@ -107,14 +91,10 @@ function readAspectRatio(ctx: IExecuteFunctions, itemIndex: number): string {
 	return value;
 }
 
-function readAiMessaging(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	fields: IDataObject,
-): IDataObject | undefined {
+function readAiMessaging(ctx: IExecuteFunctions, itemIndex: number, fields: IDataObject) {
 	const tone = typeof fields.aiTone === 'string' ? fields.aiTone.trim() : '';
-	const rawPoints = fields.aiKeyPoints;
-	const points = rawPoints === undefined ? [] : Array.isArray(rawPoints) ? rawPoints : [rawPoints];
+	// One key point given as text (an expression) counts as a list of one.
+	const points = fields.aiKeyPoints === undefined ? [] : [fields.aiKeyPoints].flat();
 	const keyPoints = points
 		.map((point) => (typeof point === 'string' ? point.trim() : point))
 		.filter((point) => point !== '');
@@ -143,7 +123,7 @@ async function checkedRequest(
 	api: ServiceClient,
 	itemIndex: number,
 	problems?: Error[],
-): Promise<VideoRequest | undefined> {
+) {
 	const check = async <T>(read: () => T | Promise<T>) => await runCheck(problems, read);
 	const title = await check(() => readTitle(ctx, itemIndex));
 	const criteria = await check(() => readTemplateCriteria(ctx, itemIndex));
@@ -194,10 +174,7 @@ async function checkedRequest(
  * videos are created, then those with Wait for Completion are waited for together. An item with
  * Check Only stops after its checks: its output says what would be sent, or every problem.
  */
-export async function executeAll(
-	this: IExecuteFunctions,
-	api: ServiceClient,
-): Promise<INodeExecutionData[]> {
+export async function executeAll(this: IExecuteFunctions, api: ServiceClient) {
 	const run: CreateRun = { outputs: new Map(), created: [] };
 	const items = this.getInputData().map((_, itemIndex) => ({ itemIndex }));
 	const checked = await forEachItem(this, run, items, async ({ itemIndex }) => {
@@ -216,15 +193,5 @@ export async function executeAll(
 		run.created.push({ itemIndex, videoId: String(video.id), wait, item: { json: video } });
 	});
 	await waitForCreatedVideos(this, api, run.created);
-	try {
-		for (const { itemIndex, item, error, videoId } of [...run.created].sort(inItemOrder)) {
-			const output = error ? failedItem(this, error, itemIndex) : item;
-			// A video that exists keeps its id beside its error (not finished, or not checked).
-			if (error) output.json = { id: videoId, ...output.json };
-			run.outputs.set(itemIndex, { ...output, pairedItem: { item: itemIndex } });
-		}
-	} catch (error) {
-		throw namingCreatedVideos(error as ItemFailure, run.created);
-	}
-	return [...run.outputs.entries()].sort(([left], [right]) => left - right).map(([, item]) => item);
+	return runOutputs(this, run);
 }

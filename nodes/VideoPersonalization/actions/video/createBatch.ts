@@ -9,25 +9,13 @@ import { mapWithConcurrency } from '../../helpers/pool';
 import type { RestRequest } from '../../transport/client';
 import { failedItem, itemError, ITEM_CONCURRENCY } from '../common';
 import type { CreatedVideo } from './waitForCompletion';
-import type { WaitSettings } from './waitOptions';
-
-/** An item's request, checked and with its template resolved, before any video is created. */
-export interface VideoRequest {
-	itemIndex: number;
-	call: RestRequest;
-	wait: WaitSettings;
-	templateName: string;
-}
 
 /**
  * Runs one of an item's checks. In a real run a problem is thrown, so the first one stops the
  * item; with Check Only (`problems` given) it is noted and the next checks still run. A failure
  * of the service (other than refusing the item's template, 403) is thrown either way.
  */
-export async function runCheck<T>(
-	problems: Error[] | undefined,
-	check: () => T | Promise<T>,
-): Promise<T | undefined> {
+export async function runCheck<T>(problems: Error[] | undefined, check: () => T | Promise<T>) {
 	let failure: unknown;
 	try {
 		return await check();
@@ -40,11 +28,14 @@ export async function runCheck<T>(
 	return undefined;
 }
 
-/** Check Only's output for an item: what Create would send, or every problem found, by field. */
+/**
+ * Check Only's output for an item: what Create would send (`request`, the item's checked request
+ * with its template resolved), or every problem found, by field.
+ */
 export function checkOnlyOutput(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	request: VideoRequest | undefined,
+	request: { call: RestRequest; templateName: string } | undefined,
 	problems: Error[],
 ): INodeExecutionData {
 	const messages = problems.map((problem) => itemError(ctx, problem, itemIndex).message);
@@ -55,22 +46,18 @@ export function checkOnlyOutput(
 	return { json, pairedItem: { item: itemIndex } };
 }
 
-export type ItemFailure = NodeApiError | NodeOperationError;
+type ItemFailure = NodeApiError | NodeOperationError;
 
 /** Where a Create run stands: each item's output so far, and the videos it created. */
-export interface CreateRun {
-	outputs: Map<number, INodeExecutionData>;
-	created: CreatedVideo[];
-}
+export type CreateRun = { outputs: Map<number, INodeExecutionData>; created: CreatedVideo[] };
 
-export const inItemOrder = (left: { itemIndex: number }, right: { itemIndex: number }) =>
-	left.itemIndex - right.itemIndex;
+const inItemOrder = (left: CreatedVideo, right: CreatedVideo) => left.itemIndex - right.itemIndex;
 
 /**
  * Adds to the error of a run that stops part-way the videos it created: they exist and used
  * credits, so nothing done is lost from sight.
  */
-export function namingCreatedVideos(error: ItemFailure, created: CreatedVideo[]): ItemFailure {
+function namingCreatedVideos(error: ItemFailure, created: CreatedVideo[]): ItemFailure {
 	const ids = [...created]
 		.sort(inItemOrder)
 		.map((video) => `item ${video.itemIndex}: ${video.videoId}`);
@@ -78,8 +65,7 @@ export function namingCreatedVideos(error: ItemFailure, created: CreatedVideo[])
 	const note =
 		ids.length === 0
 			? 'No video was created in this run.'
-			: `This run created ${count} before it stopped (${ids.join(', ')}): ` +
-				'they exist and used credits; run only the other items to avoid duplicates.';
+			: `This run created ${count} before it stopped (${ids.join(', ')}): they exist and used credits; run only the other items to avoid duplicates.`;
 	error.description = [error.description, note].filter(Boolean).join(' ');
 	return error;
 }
@@ -108,4 +94,22 @@ export async function forEachItem<Input extends { itemIndex: number }, Output>(
 	} catch (error) {
 		throw namingCreatedVideos(error as ItemFailure, run.created);
 	}
+}
+
+/**
+ * The run's outputs in item order: each created video as the wait left it, or with Continue On
+ * Fail its item's error; without, the first such error stops the run, naming the videos created.
+ */
+export function runOutputs(ctx: IExecuteFunctions, run: CreateRun): INodeExecutionData[] {
+	try {
+		for (const { itemIndex, item, error, videoId } of [...run.created].sort(inItemOrder)) {
+			const output = error ? failedItem(ctx, error, itemIndex) : item;
+			// A video that exists keeps its id beside its error (not finished, or not checked).
+			if (error) output.json = { id: videoId, ...output.json };
+			run.outputs.set(itemIndex, { ...output, pairedItem: { item: itemIndex } });
+		}
+	} catch (error) {
+		throw namingCreatedVideos(error as ItemFailure, run.created);
+	}
+	return [...run.outputs.entries()].sort(([left], [right]) => left - right).map(([, item]) => item);
 }

@@ -3,6 +3,7 @@ import { jsonParse } from 'n8n-workflow';
 
 import { mappedCustomerData } from '../../helpers/templateFields';
 import { fieldError } from '../common';
+import { textField } from '../fields';
 
 const customerDataMode: INodeProperties = {
 	displayName: 'Customer Data',
@@ -76,20 +77,8 @@ export const customerDataProperties: INodeProperties[] = [
 				displayName: 'Field',
 				name: 'values',
 				values: [
-					{
-						displayName: 'Name',
-						name: 'key',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. first_name',
-					},
-					{
-						displayName: 'Value',
-						name: 'value',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. Ana',
-					},
+					textField('Name', 'key', undefined, 'e.g. first_name'),
+					textField('Value', 'value', undefined, 'e.g. Ana'),
 				],
 			},
 		],

@@ -29,17 +29,19 @@ const isFinished = (video: CreatedVideo) => isFinalStatus(video.item.json.status
 const lastStatus = (video: CreatedVideo) => String(video.item.json.status ?? 'unknown');
 
 /**
- * One pass over the list, from its newest end, that finds as many of the wanted videos as
+ * One pass over the list, from its newest end, that finds as many of the open videos as
  * it can. It stops once it is past the oldest one wanted, so its cost follows the number of
  * videos created since then, not the size of the account.
  */
 async function scanForVideos(
 	api: ServiceClient,
-	wanted: Set<string>,
-	oldestWantedMs: number | undefined,
+	open: CreatedVideo[],
 	knownOrder: ListOrder,
 	timeoutMs: number,
 ): Promise<{ found: Map<string, IDataObject>; order: ListOrder }> {
+	const wanted = new Set(open.map((video) => video.videoId));
+	const times = open.map((video) => createdAtMs(video.item.json));
+	const oldestWantedMs = times.includes(undefined) ? undefined : Math.min(...(times as number[]));
 	const request = { path: '/videos', action: 'check on the videos being rendered', timeoutMs };
 	const found = new Map<string, IDataObject>();
 	const take = (items: IDataObject[]) => {
@@ -73,25 +75,17 @@ async function scanForVideos(
  * fails after its retries ends the wait and is returned: the videos exist, so each item says so
  * instead of the whole run failing without their ids.
  */
-async function checkUntilFinished(
-	api: ServiceClient,
-	waiting: CreatedVideo[],
-): Promise<Error | undefined> {
+async function checkUntilFinished(api: ServiceClient, waiting: CreatedVideo[]) {
 	const settings = waiting.map((video) => video.wait);
 	const deadline = Date.now() + Math.max(...settings.map((wait) => wait.timeoutMs));
 	const intervalMs = Math.min(...settings.map((wait) => wait.intervalMs));
-	const requestTimeoutMs = Math.max(...settings.map((wait) => wait.requestTimeoutMs));
+	const listTimeoutMs = Math.max(...settings.map((wait) => wait.listTimeoutMs));
 	let order: ListOrder = 'unknown';
 	for (;;) {
 		const open = waiting.filter((video) => !isFinished(video));
 		if (open.length === 0) return undefined;
-		const wanted = new Set(open.map((video) => video.videoId));
-		const times = open
-			.map((video) => createdAtMs(video.item.json))
-			.filter((ms): ms is number => ms !== undefined);
-		const oldestWantedMs = times.length === open.length ? Math.min(...times) : undefined;
 		try {
-			const scan = await scanForVideos(api, wanted, oldestWantedMs, order, requestTimeoutMs);
+			const scan = await scanForVideos(api, open, order, listTimeoutMs);
 			order = scan.order;
 			for (const video of open) video.item.json = scan.found.get(video.videoId) ?? video.item.json;
 		} catch (error) {
@@ -102,11 +96,8 @@ async function checkUntilFinished(
 	}
 }
 
-async function attachDownloads(
-	ctx: IExecuteFunctions,
-	api: ServiceClient,
-	{ wait, item, itemIndex }: CreatedVideo,
-): Promise<void> {
+async function attachDownloads(ctx: IExecuteFunctions, api: ServiceClient, created: CreatedVideo) {
+	const { wait, item, itemIndex } = created;
 	const video = item.json;
 	if (video.status !== 'published') return;
 	const id = String(video.id);
@@ -129,14 +120,10 @@ async function attachDownloads(
 
 /** The video was created but the wait could not follow it: say which one and what failed. */
 function notCheckedError(ctx: IExecuteFunctions, video: CreatedVideo, failure: Error): Error {
-	const described =
-		'description' in failure && typeof failure.description === 'string'
-			? `${failure.description} `
-			: '';
+	const { description } = failure as { description?: unknown };
+	const described = typeof description === 'string' ? `${description} ` : '';
 	const message = `Video "${video.videoId}" was created, but checking whether it finished failed: ${failure.message}`;
-	const hint =
-		`${described}The video exists (last status: ${lastStatus(video)}); do not create it again. ` +
-		'Find it with Video > Get Many, or act on it with the Video Personalization Trigger.';
+	const hint = `${described}The video exists (last status: ${lastStatus(video)}); do not create it again. Find it with Video > Get Many, or act on it with the Video Personalization Trigger.`;
 	return fieldError(ctx, video.itemIndex, message, hint);
 }
 
@@ -144,8 +131,7 @@ function notFinishedError(ctx: IExecuteFunctions, video: CreatedVideo): Error {
 	const minutes = Math.round((video.wait.timeoutMs / 60_000) * 100) / 100;
 	const message = `Video "${video.videoId}" was not finished after ${minutes} minutes of waiting (last status: ${lastStatus(video)})`;
 	const hint =
-		'It may still finish later: raise Wait Timeout (Minutes), or use the Video Personalization ' +
-		'Trigger to act when it is published.';
+		'It may still finish later: raise Wait Timeout (Minutes), or use the Video Personalization Trigger to act when it is published.';
 	return fieldError(ctx, video.itemIndex, message, hint);
 }
 
@@ -160,12 +146,10 @@ export async function waitForCreatedVideos(
 ): Promise<void> {
 	const waiting = videos.filter((video) => video.wait.wait);
 	if (waiting.length === 0) return;
-	const scanFailure = await checkUntilFinished(api, waiting);
+	const failure = await checkUntilFinished(api, waiting);
 	for (const video of waiting) {
 		if (!isFinished(video)) {
-			video.error = scanFailure
-				? notCheckedError(ctx, video, scanFailure)
-				: notFinishedError(ctx, video);
+			video.error = failure ? notCheckedError(ctx, video, failure) : notFinishedError(ctx, video);
 			continue;
 		}
 		try {

@@ -57,25 +57,10 @@ export const waitOptions: INodeProperties[] = [
 	...downloadOptions('Thumbnail', 'JPG thumbnail', 'thumbnail', 'thumbnail'),
 ];
 
-/** How one item waits, read and checked by Create before the video is made. */
-export interface WaitSettings {
-	wait: boolean;
-	timeoutMs: number;
-	intervalMs: number;
-	videoProperty?: string;
-	thumbnailProperty?: string;
-	/** The item's Timeout option, for each check of the list. */
-	requestTimeoutMs: number;
-}
-
 /** The wait options of one item; they are checked only when that item waits. */
-export function readWaitSettings(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	requestTimeoutMs: number,
-): WaitSettings {
+export function readWaitSettings(ctx: IExecuteFunctions, itemIndex: number, listTimeoutMs: number) {
 	const wait = ctx.getNodeParameter('waitForCompletion', itemIndex, false) === true;
-	if (!wait) return { wait, timeoutMs: 0, intervalMs: 0, requestTimeoutMs };
+	if (!wait) return { wait, timeoutMs: 0, intervalMs: 0, listTimeoutMs };
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	// Download Video puts it in Video Binary Property (videoBinaryProperty); so for Thumbnail.
 	const binaryProperty = (file: 'Video' | 'Thumbnail', fallback: string) => {
@@ -92,12 +77,16 @@ export function readWaitSettings(
 	const minutes = positiveOption(ctx, itemIndex, 'waitTimeout', 15, minutesProblem);
 	const secondsProblem = 'Check Every (Seconds): must be a number above 0';
 	const seconds = positiveOption(ctx, itemIndex, 'pollInterval', 10, secondsProblem);
+	// listTimeoutMs: the item's Timeout option, for each check of the list.
 	return {
 		wait,
 		timeoutMs: minutes * 60_000,
 		intervalMs: seconds * 1000,
 		videoProperty: binaryProperty('Video', 'data'),
 		thumbnailProperty: binaryProperty('Thumbnail', 'thumbnail'),
-		requestTimeoutMs,
+		listTimeoutMs,
 	};
 }
+
+/** How one item waits, read and checked by Create before the video is made. */
+export type WaitSettings = ReturnType<typeof readWaitSettings>;
