@@ -4,13 +4,6 @@
  * Header names are in lower case, as n8n's HTTP helper gives them.
  */
 
-/**
- * What the headers say about the limit, whichever convention the service uses: the requests that
- * may still be sent now, the sustained rate in requests per second (RateLimit-Policy; the slowest
- * of several), and the ms until the quota is whole again.
- */
-export type LimitHeaders = { remaining?: number; rate?: number; resetMs?: number };
-
 export function headerText(headers: Record<string, unknown>, name: string): string | undefined {
 	const value = headers[name];
 	if (Array.isArray(value)) return value.length > 0 ? String(value[0]) : undefined;
@@ -27,12 +20,16 @@ const count = (text: string | undefined) =>
 	text !== undefined && /^\s*\d+\s*$/.test(text) ? Number(text) : undefined;
 
 /**
+ * What the headers say about the limit, whichever convention the service uses: the requests that
+ * may still be sent now, the sustained rate in requests per second (RateLimit-Policy; the slowest
+ * of several), and the ms until the quota is whole again.
+ *
  * The IETF draft's fields, old (`RateLimit-Remaining/-Reset`, `RateLimit-Policy: 10;w=1`) and new
  * (`RateLimit: "default";r=5;t=1`, `RateLimit-Policy: "default";q=10;w=1`), and the common
  * `X-RateLimit-Remaining/-Reset`, whose reset is a Unix time (GitHub: seconds; some send ms) or,
  * elsewhere, seconds to wait, told apart by size.
  */
-export function readLimitHeaders(headers: Record<string, unknown>, now: number): LimitHeaders {
+export function readLimitHeaders(headers: Record<string, unknown>, now: number) {
 	const text = (name: string) => headerText(headers, name);
 	const structured = text('ratelimit');
 	const remaining =
@@ -42,17 +39,13 @@ export function readLimitHeaders(headers: Record<string, unknown>, now: number):
 	const reset = count(text('x-ratelimit-reset'));
 	let resetMs = delta === undefined ? undefined : delta * 1000;
 	if (resetMs === undefined && reset !== undefined)
-		resetMs = reset > 1e12 ? reset - now : reset > 1e9 ? reset * 1000 - now : reset * 1000;
+		resetMs = reset > 1e9 ? Math.max(0, (reset > 1e12 ? reset : reset * 1000) - now) : reset * 1000;
 	const rates = (text('ratelimit-policy') ?? '').split(',').flatMap((policy) => {
 		const quota = parameter(policy, 'q') ?? count(/^\s*(\d+)\s*;/.exec(policy)?.[1]);
 		const window = parameter(policy, 'w');
 		return quota && window ? [quota / window] : [];
 	});
-	return {
-		remaining,
-		rate: rates.length > 0 ? Math.min(...rates) : undefined,
-		resetMs: resetMs === undefined ? undefined : Math.max(0, resetMs),
-	};
+	return { remaining, rate: rates.length > 0 ? Math.min(...rates) : undefined, resetMs };
 }
 
 /** Milliseconds a Retry-After header asks for (seconds or an HTTP date), if it is readable. */

@@ -74,8 +74,7 @@ export class Pacer {
 	/** When the next request may go (at or after `now`); undefined: when one in flight is answered. */
 	nextSendAt(now: number, inFlight: number): number | undefined {
 		const at = Math.max(now, this.pausedUntil, this.nextAt);
-		if (this.pace === undefined)
-			return inFlight >= 1 + Math.floor(this.counts.answers / K) ? undefined : at;
+		if (this.pace === undefined) return inFlight > this.counts.answers / K ? undefined : at;
 		if (this.burst.size >= 2 || this.told) return at;
 		// A bucket of one has no slack: one at a time, 1/pace after the previous one arrived at the latest.
 		const arrived = this.lastAnswerAt - this.shortestTrip;
@@ -96,16 +95,14 @@ export class Pacer {
 		if (answer.status === 0) return;
 		this.counts.answers++;
 		this.shortestTrip = Math.min(this.shortestTrip, now - sentAt);
-		const limits = readLimitHeaders(answer.headers, now);
-		if (limits.rate !== undefined && this.pace === undefined) this.cruise = this.pace = limits.rate;
-		this.told = limits.rate ?? this.told;
+		const { rate, remaining, resetMs = DEFAULT_WAIT_MS } = readLimitHeaders(answer.headers, now);
+		if (rate !== undefined && this.pace === undefined) this.cruise = this.pace = rate;
+		this.told = rate ?? this.told;
 		const asked = parseRetryAfter(headerText(answer.headers, 'retry-after'), now);
 		if (answer.status === 429) return this.onLimited(now, sentAt, asked ?? DEFAULT_WAIT_MS);
-		// Nothing remains: the first time, as a 429 would say it (nothing refused); later, wait a token.
-		if (limits.remaining === 0 && this.pace === undefined)
-			this.onLimited(now, sentAt, limits.resetMs ?? DEFAULT_WAIT_MS);
-		else if (limits.remaining === 0 && this.pace)
-			this.nextAt = Math.max(this.nextAt, now + 1000 / this.pace);
+		// Nothing remains: once paced, wait a token; the first time, as a 429 would say it (nothing refused).
+		if (remaining === 0 && this.pace) this.nextAt = Math.max(this.nextAt, now + 1000 / this.pace);
+		if (remaining === 0 && this.pace === undefined) this.onLimited(now, sentAt, resetMs);
 		this.counts.accepted++;
 		this.lastAnswerAt = now;
 		// Kept within bounds for a key that is never refused again; the oldest then no longer starts empty.
@@ -116,13 +113,12 @@ export class Pacer {
 		const due = K_PROBE * (1 + Math.max(0, (this.cruise * this.pauseMs) / 1000 - this.burst.size));
 		// Within the budget; or cut far below its best pace (others took the key, or the limit
 		// fell) and quiet for K_PROBE pauses: stranded, it looks again at the cost of one 429.
-		const quietMs = now - this.since.resumeAt;
-		const stranded = this.cruise <= BETA * this.best && quietMs > K_PROBE * this.pauseMs;
-		const risk =
-			stranded ||
-			this.counts.risked + 1 <= Math.max(1, (this.counts.sent + this.counts.expected) / K);
+		const { sent, expected, risked } = this.counts;
+		const stranded =
+			this.cruise <= BETA * this.best && now - this.since.resumeAt > K_PROBE * this.pauseMs;
+		const risk = stranded || risked + 1 <= Math.max(1, (sent + expected) / K);
 		const below = this.cruise < (this.told ?? Number.POSITIVE_INFINITY);
-		if (++this.since.answers >= due && this.counts.expected >= due && risk && below)
+		if (++this.since.answers >= due && expected >= due && risk && below)
 			this.probe = { at: now, from: this.cruise, step: this.cruise / K };
 	}
 
@@ -139,13 +135,12 @@ export class Pacer {
 		const through = this.since.through;
 		const last = through[through.length - 1];
 		if (!last) return 0;
-		// Empty at both 429s: as many tokens came as requests passed.
-		let rate = through.length / ((last[1] - this.since.emptyAt) / 1000);
-		through.slice(0, -1).forEach(([sentAt], index) => {
+		const rates = through.slice(0, -1).map(([sentAt], index) => {
 			const span = (last[1] - sentAt - this.shortestTrip) / 1000;
-			rate = Math.max(rate, (through.length - index - this.burst.size) / span);
+			return (through.length - index - this.burst.size) / span;
 		});
-		return rate;
+		// Empty at both 429s: as many tokens came as requests passed.
+		return Math.max(through.length / ((last[1] - this.since.emptyAt) / 1000), ...rates);
 	}
 
 	/** Could a bucket of the proven rate (of burstLow, refilled while paused) have refused a request sent at `sentAt`? */
@@ -161,8 +156,7 @@ export class Pacer {
 	}
 
 	private onLimited(now: number, sentAt: number, wait: number): void {
-		const until = now + wait * (1 + PAUSE_JITTER * this.random());
-		this.pausedUntil = Math.max(this.pausedUntil, until);
+		this.pausedUntil = Math.max(this.pausedUntil, now + wait * (1 + PAUSE_JITTER * this.random()));
 		this.nextAt = Math.max(this.nextAt, this.pausedUntil);
 		if (sentAt < this.since.answeredAt) return; // in flight when the last 429 came: the same one
 		if (this.probe) this.counts.risked++;
@@ -197,10 +191,9 @@ export class Pacer {
 
 	/** The first 429: the burst is what passed; the first guess, that over the time until the service takes more. */
 	private firstLimit(sentAt: number, waitMs: number): void {
-		const elapsed = (sentAt - (this.startedAt ?? sentAt)) / 1000;
 		const wait = waitMs / 1000;
 		const accepted = Math.max(1, this.counts.accepted);
-		this.cruise = this.pace = accepted / (elapsed + wait);
+		this.cruise = this.pace = accepted / ((sentAt - (this.startedAt ?? sentAt)) / 1000 + wait);
 		this.burst = { size: accepted, low: Math.max(1, this.cruise * wait) };
 		// A wait of a second or less says little of the rate: ramp up from the guess by one request per
 		// pause, doubling (the same ramp for every process on the key). A longer wait says when capacity
