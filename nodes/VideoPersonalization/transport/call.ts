@@ -116,8 +116,4 @@ export interface CallContext extends Pick<CallOptions, 'action' | 'permission' |
 }
 
 /** A failure as the user reads it. */
-export interface DescribedFailure {
-	message: string;
-	description: string;
-	httpCode?: string;
-}
+export type DescribedFailure = { message: string; description: string; httpCode?: string };
