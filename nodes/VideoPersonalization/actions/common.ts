@@ -106,7 +106,7 @@ export function readTimeoutMs(ctx: IExecuteFunctions, itemIndex: number, default
 	return Math.round(positiveOption(ctx, itemIndex, 'timeout', fallback, problem) * 1000);
 }
 
-/** What a query-style Get or Get Many sends: its query, field and fields (queries.ts), its wording. */
+/** What a query-style Get or Get Many sends: its query, field and fields (queries.ts; every query there has USER_QUERY's shape), its wording. */
 type QueryStyleCall = typeof USER_QUERY & { action: string; permission: string };
 
 /** What every query-style call reads: the Fields option as the query's switches, and Timeout. */

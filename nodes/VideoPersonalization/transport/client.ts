@@ -211,17 +211,17 @@ export async function serviceClient(ctx: ApiContext): Promise<ServiceClient> {
 		(message: string, description?: string): CredentialProblem =>
 		(itemIndex) =>
 			new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
-	try {
-		const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-		const parsed = parseServiceConfig(credentials);
-		const service = parsed.ok
-			? parsed.config
-			: refuse(
-					`Video Personalization API credential: ${parsed.message}`,
-					'Open the credential and correct the address.',
-				);
-		return new ServiceClient(ctx, service, [String(credentials.apiKey ?? '')]);
-	} catch (error) {
-		return new ServiceClient(ctx, refuse((error as Error).message), []);
-	}
+	// Only reading the credential is caught: nothing else here may turn into an error left uncleaned of the key.
+	const credentials = await ctx
+		.getCredentials(CREDENTIAL_TYPE)
+		.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+	if (credentials instanceof Error) return new ServiceClient(ctx, refuse(credentials.message), []);
+	const parsed = parseServiceConfig(credentials);
+	const service = parsed.ok
+		? parsed.config
+		: refuse(
+				`Video Personalization API credential: ${parsed.message}`,
+				'Open the credential and correct the address.',
+			);
+	return new ServiceClient(ctx, service, [String(credentials.apiKey ?? '')]);
 }

@@ -23,7 +23,7 @@ const FILE_RULE =
 export async function downloadToBinary(
 	ctx: IExecuteFunctions,
 	api: ServiceClient,
-	file: CallOptions & { url: string; fileName: string; mimeType: string },
+	file: Pick<CallOptions, 'action' | 'itemIndex'> & Record<'url' | 'fileName' | 'mimeType', string>,
 ): Promise<IBinaryData> {
 	const fail = (message: string, description?: string) =>
 		new NodeOperationError(ctx.getNode(), message, { itemIndex: file.itemIndex, description });
@@ -42,7 +42,8 @@ export async function downloadToBinary(
 				`Nothing was sent to ${shortUrl(url)}. ${FILE_RULE}`,
 			);
 		const { headers, status, body } = await api.send({
-			...file,
+			action: file.action,
+			itemIndex: file.itemIndex,
 			to: 'file',
 			url,
 			redirectedFrom,

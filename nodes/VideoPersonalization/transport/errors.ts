@@ -9,8 +9,8 @@ import { graphqlMessage, httpMessage, refusal } from './statusErrors';
 /**
  * The one error mapper: every failure becomes the message and description the user reads, each
  * written out once (grep a few of its words to find it), filled in with the call's values: here
- * out of time, network faults, SSRF refusals, nothing found and answers out of shape;
- * statusErrors.ts words HTTP statuses and GraphQL errors.
+ * out of time, network faults, SSRF refusals and answers out of shape; statusErrors.ts words
+ * HTTP statuses, GraphQL errors and nothing found (as a 404).
  */
 
 /** A duration for a message: "40 s", "2.5 min". */
@@ -118,10 +118,10 @@ export function describeFailure(failure: Failure, context: CallContext): Describ
 		return refusal(404, call, serviceSaid(clean(failure.serverText ?? '', call.secrets)));
 	// What is left: an answer out of shape.
 	const detail = clean(failure.detail, call.secrets);
-	const onQueryEndpoint = `${detail}. If every query fails like this, check ${call.address}: it may not be the service's query address.`;
+	const queryEndpointHint = `${detail}. If every query fails like this, check ${call.address}: it may not be the service's query address.`;
 	return {
 		message: `The service's answer to ${call.action} was not what the API describes`,
-		description: call.endpoint?.field === 'GraphQL Endpoint' ? onQueryEndpoint : detail,
+		description: call.endpoint?.field === 'GraphQL Endpoint' ? queryEndpointHint : detail,
 	};
 }
 

@@ -38,6 +38,7 @@ export function readLimitHeaders(headers: Record<string, unknown>, now: number) 
 	const delta = parameter(structured, 't') ?? count(text('ratelimit-reset'));
 	const reset = count(text('x-ratelimit-reset'));
 	let resetMs = delta === undefined ? undefined : delta * 1000;
+	// X-RateLimit-Reset: above 1e12 a Unix time in ms, above 1e9 in s (either may be past: 0); else seconds to wait.
 	if (resetMs === undefined && reset !== undefined)
 		resetMs = reset > 1e9 ? Math.max(0, (reset > 1e12 ? reset : reset * 1000) - now) : reset * 1000;
 	const rates = (text('ratelimit-policy') ?? '').split(',').flatMap((policy) => {

@@ -74,6 +74,7 @@ export class Pacer {
 	/** When the next request may go (at or after `now`); undefined: when one in flight is answered. */
 	nextSendAt(now: number, inFlight: number): number | undefined {
 		const at = Math.max(now, this.pausedUntil, this.nextAt);
+		// No pace yet: one in flight, and one more per K answers.
 		if (this.pace === undefined) return inFlight > this.counts.answers / K ? undefined : at;
 		if (this.burst.size >= 2 || this.told) return at;
 		// A bucket of one has no slack: one at a time, 1/pace after the previous one arrived at the latest.

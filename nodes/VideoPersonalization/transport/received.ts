@@ -115,6 +115,7 @@ export function networkFailure(error: unknown): Failure | undefined {
 		return { kind: 'network', code: 'TIMEOUT', detail };
 	}
 	// A reset after the answer began arrives as "stream has been aborted" (axios ERR_BAD_RESPONSE).
-	const code = named(...NETWORK_CODES) ?? (/socket hang up|aborted/i.test(text) && 'ECONNRESET');
+	const code =
+		named(...NETWORK_CODES) ?? (/socket hang up|aborted/i.test(text) ? 'ECONNRESET' : undefined);
 	return code ? { kind: 'network', code, detail: text } : undefined;
 }

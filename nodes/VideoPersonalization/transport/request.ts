@@ -93,9 +93,9 @@ async function attemptOnce(call: Sending, sentAt: number): Promise<ApiResponse |
 }
 
 /**
- * What follows a failure: the wait before the next try; at once for a 429, true (the gate now
- * holds every request until the pause it asked for ends; this one goes again first at its turn);
- * or the call's error, thrown.
+ * After a failure: for a 429, true at once (the gate now holds every request until the pause it
+ * asked for ends; this one goes again first at its turn); for a fault that may be tried again,
+ * waits out the delay and returns false; otherwise throws the call's error.
  */
 async function nextTry(call: Sending, progress: Progress, failure: Failure): Promise<boolean> {
 	if (!isRetryable(failure, call.idempotent)) throw callError(call, progress, failure);
@@ -112,10 +112,10 @@ async function nextTry(call: Sending, progress: Progress, failure: Failure): Pro
 	// A refused connection where nothing has answered in this execution is a wrong host or port,
 	// not a service restarting: one quick retry, not the minute of backoff.
 	const refused = failure.kind === 'network' && failure.code === 'ECONNREFUSED';
-	const delay =
-		refused && progress.faults > 1 && !call.answered.has(hostOf(call))
-			? undefined
-			: retryDelayMs(progress.faults, askedMs, DEFAULT_RETRY_POLICY, Math.random);
+	if (refused && progress.faults > 1 && !call.answered.has(hostOf(call)))
+		throw callError(call, progress, failure);
+	const delay = retryDelayMs(progress.faults, askedMs, DEFAULT_RETRY_POLICY, Math.random);
+	// No tries left.
 	if (delay === undefined) throw callError(call, progress, failure);
 	if (now + delay >= call.deadline) throw callError(call, progress, outOfTime(call, progress));
 	call.ctx.logger.debug(

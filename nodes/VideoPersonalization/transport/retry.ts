@@ -3,8 +3,8 @@ import type { Failure } from './call';
 /** What may be sent again after a failure, and how long to wait first (request.ts runs the loop). */
 
 /**
- * Tries for faults (5xx, dropped connections, timeouts): attempts in all, the first included. A
- * 429 uses none: it is the service asking to wait, and the call's time budget alone bounds how
+ * Tries for faults (5xx, dropped connections, timeouts): `maxAttempts` in all, the first
+ * included. A 429 uses none: it is the service asking to wait, and the call's time budget alone bounds how
  * long it waits (sendWithRetries).
  */
 export const DEFAULT_RETRY_POLICY = { maxAttempts: 8, baseDelayMs: 500, maxDelayMs: 20_000 };

@@ -9,10 +9,10 @@ import { bodySaid, clean, looksLikeHtml, serviceSaid } from './received';
 /** What a 5xx answer's body shows: an HTML page usually comes from a proxy or gateway. */
 function pageNote({ body, headers }: FailureOf<'http'>): string {
 	if (body === undefined || body === null || body === '') return '';
-	const text = typeof body === 'string';
-	if (text ? looksLikeHtml(body) : /html/i.test(headerText(headers, 'content-type') ?? ''))
+	const isText = typeof body === 'string';
+	if (isText ? looksLikeHtml(body) : /html/i.test(headerText(headers, 'content-type') ?? ''))
 		return ' It answered with an HTML page instead of JSON, which usually comes from a proxy or gateway in front of the service.';
-	return text ? ' It answered with plain text instead of JSON.' : '';
+	return isText ? ' It answered with plain text instead of JSON.' : '';
 }
 
 /** An HTTP status outside 2xx, in the call's words. */
@@ -39,13 +39,13 @@ export function httpMessage(failure: FailureOf<'http'>, call: CallNotes): Descri
 	return refusal(status, call, server);
 }
 
-type Refusal = (call: CallNotes, server: string, status: number) => DescribedFailure;
+type RefusalWording = (call: CallNotes, server: string, status: number) => DescribedFailure;
 
 /**
  * The 4xx statuses the service answers, each in the call's words. GraphQL's error codes reuse
  * 401, 403 and 404; a record that does not exist (a lookup answered with null) reads as the 404.
  */
-const REFUSALS: Record<number, Refusal> = {
+const REFUSALS: Record<number, RefusalWording> = {
 	// 422 reads as 400 (refusal).
 	400: ({ action }, server, status) => ({
 		message: `The service rejected the request to ${action} (${status})`,
@@ -75,7 +75,7 @@ const REFUSALS: Record<number, Refusal> = {
 		message: `The service refused to ${action} because of a conflict (409)`,
 		description: `The record changed or is in a state that does not allow this.${server}`,
 	}),
-	// The limits and formats of helpers/uploadRules.ts, written out (errors.test.mts holds them to it).
+	// The limits and formats of helpers/uploadRules.ts, written out for grep (errors.test.mts checks they agree).
 	413: (_call, server) => ({
 		message: 'The file is too large for the service (413)',
 		description: `Limits: images up to 10 MB, videos up to 200 MB, audio up to 50 MB.${server}`,
@@ -90,7 +90,7 @@ const REFUSALS: Record<number, Refusal> = {
 	}),
 };
 
-const unexpected: Refusal = ({ action }, server, status) => ({
+const unexpected: RefusalWording = ({ action }, server, status) => ({
 	message: `The service answered ${status} to ${action}`,
 	description: `Unexpected status.${server}`,
 });

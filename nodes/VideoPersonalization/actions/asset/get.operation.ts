@@ -15,7 +15,11 @@ export const option: OperationOption = {
 export const description: INodeProperties[] = [assetLocator, optionsCollection()];
 
 /** The asset (Get, and Delete's Safe Delete); `call` says for which item, and its Timeout. */
-export async function fetchAsset(api: ServiceClient, assetId: string, call: Partial<CallOptions>) {
+export async function fetchAsset(
+	api: ServiceClient,
+	assetId: string,
+	call: Pick<CallOptions, 'itemIndex' | 'timeoutMs'>,
+) {
 	return await api.sendForObject({
 		method: 'GET',
 		path: `/assets/${encodeURIComponent(assetId)}`,

@@ -21,6 +21,11 @@ import {
 	serverMessage,
 } from '../../../../nodes/VideoPersonalization/transport/received.ts';
 import { duration } from '../../../../nodes/VideoPersonalization/transport/errors.ts';
+import {
+	accepted,
+	ASSET_RULES,
+	ASSET_TYPES,
+} from '../../../../nodes/VideoPersonalization/helpers/uploadRules.ts';
 
 const SECRET = 'vpk_live_Q7mZ2xR9wK4tB8nJ';
 const ACTION = 'get the asset "ast_1"';
@@ -232,6 +237,16 @@ describe('describeFailure: HTTP statuses', () => {
 			expect(described.description).toContain('the server explains');
 		},
 	);
+
+	it('413 and 415 say the limits and formats that helpers/uploadRules.ts holds (written out there for grep)', () => {
+		const plural = (type: string) => `${type === 'audio' ? 'audio' : `${type}s`}`;
+		const limits = ASSET_TYPES.map((type) => `${plural(type)} up to ${ASSET_RULES[type].maxMB} MB`);
+		const formats = ASSET_TYPES.map((type) => `${plural(type)} ${accepted(type)}`);
+		expect(describeFailure(http(413), context()).description).toBe(`Limits: ${limits.join(', ')}.`);
+		expect(describeFailure(http(415), context()).description).toBe(
+			`Accepted: ${formats.join('; ')}.`,
+		);
+	});
 
 	it('403 includes the permission text of the call', () => {
 		const described = describeFailure(
