@@ -274,10 +274,14 @@ async function checkOnly(page, stack, before) {
 	await (await checkOnlySwitch(page)).click();
 	const output = await executeStep(page, 'success');
 	await output.locator('[data-test-id=radio-button-json]').click();
+	// The JSON view renders after the click: wait for it (once the run took longer to show, the read was empty).
+	const container = output.locator('[data-test-id=ndv-data-container]');
+	await container
+		.filter({ hasText: 'problems' })
+		.waitFor({ timeout: 15_000 })
+		.catch(() => {});
 	// Read as text: the JSON view breaks a long string over lines.
-	const shown = (await output.locator('[data-test-id=ndv-data-container]').innerText())
-		.replace(/\s+/g, ' ')
-		.replace(/\\"/g, '"');
+	const shown = (await container.innerText()).replace(/\s+/g, ' ').replace(/\\"/g, '"');
 	assert(
 		/"ok": ?false/.test(shown) && shown.includes('"primary_color" must be a colour such as'),
 		`Check Only output: ${shown}`,
