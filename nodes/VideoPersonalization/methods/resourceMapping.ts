@@ -14,8 +14,7 @@ import { toMapperFields } from '../helpers/templateFields';
 import { serviceClient } from '../transport/client';
 
 const UNRESOLVED_EXPRESSION =
-	'The Template is an expression that can only be worked out when the workflow runs. Use Key-Value Pairs or ' +
-	'JSON, or choose the template By name or By ID to see its fields.';
+	'The Template is an expression that can only be worked out when the workflow runs. Use Key-Value Pairs or JSON, or choose the template By name or By ID to see its fields.';
 
 /** The template chosen in Create, as the editor has it: by ID (From List or By ID) or by name. */
 function chosenTemplate(ctx: ILoadOptionsFunctions): TemplateChoice | string {
