@@ -107,7 +107,8 @@ Requests and 429s are the limiter's own counters for each key (every request it 
 row: time <= 1.15 × N/R and <= 2 % of requests answered 429, each video created once; where that cannot be reached, the
 learnable bound below (the least time any client that is not told the limit needs). One run per case; the run's length
 is in the table's title. The controller is also tested in simulated time against every limiter shape, in seconds
-(test/nodes/VideoPersonalization/transport/pacer.test.mts, bucketSimulation.mts); the design is in docs/architecture.md
+(test/nodes/VideoPersonalization/transport/pacer.test.mts, bucketSimulation.mts), and \`npm run bench:pacer-lab\` runs
+this section's cases there, 8 seeds each, in two seconds (for trying a change to the pacer); the design is in docs/architecture.md
 ("Pacing"). Each run's pace over time is drawn in \`bench/results/rate-limit/*.svg\`; those of the changing limits and of
 the workers are in \`docs/rate-limit/\` and shown below the table. Runs share the machine (the load average is in
 the Command line): the reference client's rows show what the load cost, since it learns nothing.`,
@@ -605,6 +606,7 @@ ${summary}
   \`bench:rate-limit\`
   (each builds first, prints its tables and writes \`bench/results/<name>.json\`); then \`npx tsx bench/markdown.mts\`
   to rewrite this file. \`BENCH_REPS=<n>\` changes the repetitions. The profile alone: \`npm run bench:profile\`.
+  The pacer in simulated time, benchmark 6's cases in two seconds: \`npm run bench:pacer-lab\` (prints only).
 - A few of them through the full script: \`BENCH_ONLY=upload,trigger npm run bench\` (the total run time is then not recorded).
 - The HTTP Request node comes from the real n8n in \`.n8n-e2e/\` (n8n-nodes-base); without it those rows are left out.
 

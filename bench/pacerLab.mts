@@ -1,0 +1,60 @@
+// The pacer lab (issue 27): the cases of benchmark 6 (bench/lib/rateLimitCases.mts) in simulated
+// time, the key's pacer (transport/pacer.ts, the source) in front of the sandbox's own limiter with
+// the delays measured through n8n's engine (test/.../transport/bucketSimulation.mts), several seeds
+// each, in seconds. For trying a change to the pacer on every limiter shape at once before the
+// half-hour benchmark; it prints, it does not write BENCHMARKS.md. The trigger's case has no
+// simulation (its polls are not modelled) and is left out.
+//   npm run bench:pacer-lab
+//   PACER_LAB_SEEDS=20 PACER_LAB_HEADERS=none,ratelimit npm run bench:pacer-lab
+import { ITEM_CONCURRENCY } from '../nodes/VideoPersonalization/actions/router.ts';
+import { PAGE_CONCURRENCY } from '../nodes/VideoPersonalization/transport/pagination.ts';
+import type { RateLimitHeaders } from '../sandbox/types.mts';
+import {
+	simulate,
+	type Limit,
+	type Workload,
+} from '../test/nodes/VideoPersonalization/transport/bucketSimulation.mts';
+import { ALL_CASES, type Case } from './lib/rateLimitCases.mts';
+
+const SEEDS = Number(process.env.PACER_LAB_SEEDS ?? 8);
+const HEADERS = (process.env.PACER_LAB_HEADERS?.split(',') ?? ['none']) as RateLimitHeaders[];
+/** Issue 27's goal, as in benchmark 6. */
+const [TARGET_TIME, TARGET_SHARE] = [1.15, 0.02];
+
+/** Return All of 10,000 assets: a first page alone (it tells the total), then 99 in parallel. */
+const workloads = (c: Case): Workload[] =>
+	c.workers.map((worker) =>
+		c.operation === 'return-all'
+			? { executions: 1, items: 100, concurrency: PAGE_CONCURRENCY, firstAlone: true }
+			: { ...worker, concurrency: ITEM_CONCURRENCY },
+	);
+
+const stat = (values: number[]) => ({
+	mean: values.reduce((sum, value) => sum + value, 0) / values.length,
+	max: Math.max(...values),
+});
+
+const rows = [];
+for (const headers of HEADERS)
+	for (const c of ALL_CASES.filter((each) => !each.pollEvery)) {
+		if (headers !== 'none' && c.noHeadersOnly) continue;
+		const limit: Limit = { rate: c.rate, burst: c.burst, headers, ...c.limiter };
+		const runs = Array.from({ length: SEEDS }, (_, seed) =>
+			simulate(limit, workloads(c), seed + 1),
+		);
+		const [ratio, share] = [stat(runs.map((run) => run.ratio)), stat(runs.map((run) => run.share))];
+		const met = runs.filter((run) => run.ratio <= TARGET_TIME && run.share <= TARGET_SHARE);
+		rows.push({
+			case: `${c.label}${c.limiter?.shape ? '' : `, R=${c.rate} B=${c.burst}`}`,
+			headers,
+			'× N/R mean': ratio.mean.toFixed(2),
+			'× N/R max': ratio.max.toFixed(2),
+			'429 % mean': (100 * share.mean).toFixed(1),
+			'429 % max': (100 * share.max).toFixed(1),
+			'seeds met': `${met.length} of ${SEEDS}`,
+		});
+	}
+console.log(
+	`Pacer lab: benchmark 6's cases in simulated time, ${SEEDS} seeds each; goal <= ${TARGET_TIME} × N/R and <= ${100 * TARGET_SHARE} % 429`,
+);
+console.table(rows);
