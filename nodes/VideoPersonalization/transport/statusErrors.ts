@@ -20,9 +20,11 @@ export function httpMessage(failure: FailureOf<'http'>, call: CallNotes): Descri
 	const { status } = failure;
 	const server = bodySaid(failure.body, call.secrets);
 	// A redirect names only the origin of its Location; a relative or missing one, no address.
+	const target =
+		parseUrl(headerText(failure.headers, 'location') ?? '')?.origin ?? 'another address';
 	if (status >= 300 && status < 400)
 		return {
-			message: `The service answered "${call.action}" with a redirect (${status}) to ${parseUrl(headerText(failure.headers, 'location') ?? '')?.origin ?? 'another address'}`,
+			message: `The service answered "${call.action}" with a redirect (${status}) to ${target}`,
 			description: `The API key is never sent on to another address. Set the Base URL (and GraphQL Endpoint) in the credential to the final address of the service.`,
 		};
 	// A 404 or 405 for the whole query request: the address is wrong, no record was looked up.
