@@ -30,9 +30,17 @@ export const ENDS_IN_V1 = /\/v1$/;
 export const isLoopbackHost = (hostname: string): boolean =>
 	/^(localhost|\[::1\]|::1|127(\.\d{1,3}){3})$/i.test(hostname);
 
-/** `raw` as an address (against `base`, if given), or undefined when it is not one. */
-export const parseUrl = (raw: string, base?: string): URL | undefined =>
-	URL.canParse(raw, base) ? new URL(raw, base) : undefined;
+/**
+ * `raw` as an address (against `base`, if given), or undefined when it is not one. Not
+ * URL.canParse: on Node 20, once optimised, it refuses any address with a Latin-1 letter (bücher).
+ */
+export function parseUrl(raw: string, base?: string): URL | undefined {
+	try {
+		return new URL(raw, base);
+	} catch {
+		return undefined;
+	}
+}
 
 /**
  * Why the node will not fetch a file address the service gave, or undefined when it will: the Base

@@ -32,13 +32,9 @@ export class KeyGate {
 	 * after `deadline` (or the pause asked for outlasts it) or the execution stopped. A request
 	 * sent again after a 429 goes first: it arrived before those waiting.
 	 */
-	async waitTurn(
-		deadline: number,
-		signal?: AbortSignal,
-		again = false,
-	): Promise<number | undefined> {
+	async waitTurn(deadline: number, signal?: AbortSignal, again = false) {
 		if (signal?.aborted) return undefined;
-		return await new Promise((resolve) => {
+		return await new Promise<number | undefined>((resolve) => {
 			const leave = () => this.leave(waiter);
 			const waiter: Waiter = {
 				deadline,

@@ -6,6 +6,7 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import {
+	fileUrlProblem,
 	isLoopbackHost,
 	parseServiceConfig,
 	type ServiceConfig,
@@ -101,6 +102,22 @@ describe('parseServiceConfig: accepted base URLs', () => {
 			expect(config.baseUrl).not.toMatch(/[?#]/);
 			expect(new URL(`${config.baseUrl}/videos`).pathname).toMatch(/\/v1\/videos$/);
 		}
+	});
+
+	// Node 20's URL.canParse, once V8 has optimised the caller, reads a Latin-1 string's bytes as
+	// UTF-8 and says no: CI refused https://bücher.example/v1 after a few thousand addresses.
+	it('accepts a host or path with a Latin-1 letter however often it is asked', () => {
+		const verdicts = new Set<string>();
+		for (let call = 0; call < 100_000; call++) {
+			const typed = call % 2 ? 'https://bücher.example/v1' : 'https://api.example.com/café/v1';
+			const result = parse(typed);
+			verdicts.add(result.ok ? result.config.baseUrl : result.message);
+		}
+		expect([...verdicts].sort()).toEqual([
+			'https://api.example.com/caf%C3%A9/v1',
+			'https://xn--bcher-kva.example/v1',
+		]);
+		expect(fileUrlProblem('https://cdn.example.com/vidéo.mp4')).toBeUndefined();
 	});
 });
 
