@@ -14,7 +14,8 @@ import { headerText, parseRetryAfter, readLimitHeaders } from './headers';
  *   service took more. After a wait of a second or less the guess says little: a probe follows.
  * - A probe raises the pace by 1/K of it, the rise doubling every pause, until a 429. Probes are
  *   spaced so that they cost at most 1/K_PROBE of the requests, and the 429s they draw stay
- *   within 1/K of the requests sent and expected.
+ *   within 1/K of the requests sent and expected; a probe that does not raise a proven rate by
+ *   1/K counts twice there: it cost a 429 and taught nothing (the next ones come later).
  * - Each later 429 ends a stretch that began with the bucket empty (the last 429): the estimate
  *   is the slowest bucket that lets through everything accepted in it.
  * - A pace cut far below its best (others on the key took it, or the limit fell) looks again
@@ -61,7 +62,7 @@ export class Pacer {
 	/** Since the last 429: when it was sent (the bucket was empty) and answered, when its pause
 	 * ended, the requests accepted ([sent at, answered at]), the answers at the cruise pace. */
 	private since = { emptyAt: 0, answeredAt: 0, resumeAt: 0, through: [] as number[][], answers: 0 };
-	/** Requests sent, answered, accepted; 429s risked by probes; requests the runs said will come. */
+	/** Requests sent, answered, accepted; 429s risked by probes (twice if fruitless); requests the runs said will come. */
 	readonly counts = { sent: 0, answers: 0, accepted: 0, risked: 0, expected: 0 };
 
 	constructor(private readonly random: () => number = Math.random) {}
@@ -180,6 +181,8 @@ export class Pacer {
 			this.proven = 0;
 			this.cruise = BETA * refused;
 		} else if (this.probe) {
+			// Found nothing (the limit is reached, or fell): charged twice, the next probes come later.
+			if (estimate < this.proven * (1 + 1 / K)) this.counts.risked++;
 			this.cruise = this.proven = Math.max(this.proven, estimate);
 		} else {
 			this.cruise = Math.max(estimate, BETA * refused);
@@ -192,10 +195,9 @@ export class Pacer {
 
 	/** The first 429: the burst is what passed; the first guess, that over the time until the service takes more. */
 	private firstLimit(sentAt: number, waitMs: number): void {
-		const wait = waitMs / 1000;
 		const accepted = Math.max(1, this.counts.accepted);
-		this.cruise = this.pace = accepted / ((sentAt - (this.startedAt ?? sentAt)) / 1000 + wait);
-		this.burst = { size: accepted, low: Math.max(1, this.cruise * wait) };
+		this.cruise = this.pace = (1000 * accepted) / (sentAt - (this.startedAt ?? sentAt) + waitMs);
+		this.burst = { size: accepted, low: Math.max(1, (this.cruise * waitMs) / 1000) };
 		// A wait of a second or less says little of the rate: ramp up from the guess by one request per
 		// pause, doubling (the same ramp for every process on the key). A longer wait says when capacity
 		// comes back (a window, or a slow bucket): the guess is then the rate, or above it.
