@@ -283,9 +283,11 @@ describe('Pacer in front of the sandbox limiters (simulated time)', () => {
 		expect(run.paces[0].slice(10, 21).some((pace) => pace >= 8)).toBe(true);
 	});
 
-	it('a limit lowered during the run is followed within a few 429s: 2.5 % at most, within 1.2 x', () => {
+	// Once the pace is at the lowered limit, probes find nothing: each such probe counts twice in
+	// the 429 budget, so they come later (2.3 % answered 429 when they counted once).
+	it('a limit lowered during the run is followed within a few 429s: 2 % at most, within 1.2 x', () => {
 		const run = worst({ rate: 10, burst: 5, schedule: [{ at: 10, rate: 5 }] }, create(300));
-		expect(run.share).toBeLessThanOrEqual(0.025);
+		expect(run.share).toBeLessThanOrEqual(0.02);
 		expect(run.ratio).toBeLessThanOrEqual(1.2);
 	});
 
