@@ -184,7 +184,15 @@ measured arrival jitter of 2-44 ms), then compared with the runs above.
   each process's own requests (what keeps the 429 share the same at every rate) leaves shares where they start, growth
   in wall time shares fairly but draws a 429 every few requests at R = 1-2. Their total is what the key allows; how it
   is split, and how fast the others find the share of one that leaves, is what costs time (docs/architecture.md,
-  "Pacing").
+  "Pacing"). Traced in the pacer lab (32 seeds, 2 workers × 200 started together): of 10.5 429s a run, 4 are each
+  process's first 429 and its ramp's, 3.5 come from the other's growth, 1.1 at the cruise and 1.9 from probes; after
+  the ramps the two paces add up to 1.3-1.7 × R (each counts the burst they shared as its own); of the 8.4 s lost,
+  4.8 s come after one process finished while the other runs alone below R, 2.2 s in pauses and 1.5 s with both
+  below R. Two idealised clients told their share R/2 after the same first four 429s take 1.055 × N/R with 1.0 %
+  answered 429, so the cost is finding the share, not learning the limit. About 25 changes tried there (the cut, the
+  probe's step, the quiet time before a look, K from 32 to 256) each lowered one of time and 429s and raised the
+  other; the best under 2 % was 1.19 × (K = 128, with the other multi-process rows slower), so this is not a bound
+  any client must pay, only what this design's family reaches.
 - **A late joiner crowded from its start** (the late-joiner rows): when its second request meets the bucket the others
   keep empty, its first 429 and its first ramp's leave it at what they leave over, about 1 request a second, which is
   also all that a process alone at R = 1, B = 1 sees; there those two 429s are already 2 % of a run of 100. Within 2 % a
