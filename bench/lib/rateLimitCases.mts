@@ -95,6 +95,8 @@ export const ALL_CASES: Case[] = [
 		limiter: { schedule: [{ at: 10, rate: 10 }] },
 		pictured: true,
 	}),
+	// Under one request a second with a burst (30 a minute): README "Pacing" says what it costs.
+	shape('Create 100, a bucket of 30 a minute', one(100), { rate: 0.5, burst: 5 }),
 	shape('2 workers × 200 items, started together', [one(200)[0], one(200)[0]], { pictured: true }),
 	shape('3 workers × 200 items, started together', [one(200)[0], one(200)[0], one(200)[0]], {}),
 	shape(
