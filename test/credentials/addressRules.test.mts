@@ -5,7 +5,7 @@
 // the nodes' check as they call it. Nothing is sent anywhere.
 import { Workflow, type ICredentialDataDecryptedObject, type INode } from 'n8n-workflow';
 
-import { parseServiceConfig } from '../../nodes/VideoPersonalization/transport/config.ts';
+import { parseServiceConfig, parseUrl } from '../../nodes/VideoPersonalization/transport/config.ts';
 import { credentialType } from '../harness/engine.mts';
 
 /** What happens to the key: the address queried, or which field is refused. */
@@ -13,14 +13,6 @@ type Verdict = string;
 
 const REFUSED = 'data://[100::]/refused;base64,';
 const withoutTrailingSlashes = (url: string) => url.replace(/\/+$/, '');
-/** Not URL.canParse, which Node 20 gets wrong for Latin-1 text once optimised (config.test). */
-function isUrl(text: string): boolean {
-	try {
-		return Boolean(new URL(text));
-	} catch {
-		return false;
-	}
-}
 
 /** Where the credential's Test sends its query, resolved as n8n's RoutingNode resolves it. */
 async function testVerdict(credentials: ICredentialDataDecryptedObject): Promise<Verdict> {
@@ -56,8 +48,9 @@ async function testVerdict(credentials: ICredentialDataDecryptedObject): Promise
 		return problem === 5 ? 'refuses the GraphQL Endpoint' : 'refuses the Base URL';
 	}
 	// n8n's HTTP client parses the address before it connects: one it cannot parse is never sent.
-	if (!isUrl(url)) return `sends nothing: ${url} is not a URL`;
-	return `queries ${withoutTrailingSlashes(new URL(url).href)}`;
+	const parsed = parseUrl(url);
+	if (!parsed) return `sends nothing: ${url} is not a URL`;
+	return `queries ${withoutTrailingSlashes(parsed.href)}`;
 }
 
 function nodesVerdict(credentials: ICredentialDataDecryptedObject): Verdict {
@@ -201,7 +194,7 @@ describe("the credential's Test and the nodes judge an address alike", () => {
 		expect(disagreements).toEqual([]);
 		expect(cases.length).toBeGreaterThan(4000);
 		// Only addresses a URL parser refuses land there, and not many.
-		for (const baseUrl of unsendable) expect(isUrl(baseUrl.trim())).toBe(false);
+		for (const baseUrl of unsendable) expect(parseUrl(baseUrl.trim())).toBeUndefined();
 		expect(unsendable.length).toBeLessThan(cases.length / 10);
 	});
 });
