@@ -17,7 +17,8 @@ import { headerText, parseRetryAfter, readLimitHeaders } from './headers';
  *   within 1/K of the requests sent and expected; a probe that does not raise a proven rate by
  *   1/K counts twice there: it cost a 429 and taught nothing (the next ones come later).
  * - Each later 429 ends a stretch that began with the bucket empty (the last 429): the estimate
- *   is the slowest bucket that lets through everything accepted in it.
+ *   is the slowest bucket that lets through everything accepted in it. An estimate not below
+ *   the pace the 429 refused is wrong (the bucket was not empty): the pace is cut.
  * - A pace cut far below its best (others on the key took it, or the limit fell) looks again
  *   after K_PROBE quiet pauses, whatever the budget: a key the others left is found again.
  * - Rate-limit headers replace the guesses: a policy's rate is the pace, and an answer that says
@@ -185,7 +186,9 @@ export class Pacer {
 			if (estimate < this.proven * (1 + 1 / K)) this.counts.risked++;
 			this.cruise = this.proven = Math.max(this.proven, estimate);
 		} else {
-			this.cruise = Math.max(estimate, BETA * refused);
+			// Not below the pace refused, the estimate is wrong: the last 429 left up to a token (for a
+			// slow bucket, its whole refill between two 429s). The cut, then.
+			this.cruise = Math.max(estimate < refused ? estimate : 0, BETA * refused);
 			this.proven = this.proven > 0 ? Math.min(this.proven, this.cruise) : estimate;
 		}
 		this.probe = undefined;

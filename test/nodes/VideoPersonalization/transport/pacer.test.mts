@@ -291,6 +291,16 @@ describe('Pacer in front of the sandbox limiters (simulated time)', () => {
 		expect(run.ratio).toBeLessThanOrEqual(1.2);
 	});
 
+	// A 429 leaves up to a token, at 30 a minute all that refills between two 429s: 1 request
+	// passed in 1.1 s read as 0.9 a second, a pace the 429s kept confirming (22-31 % answered 429
+	// here before a 429 at the cruise cut an estimate not below the pace it refused). What is left
+	// is the stranded look every 16 quiet pauses, 1 in 16 requests at this rate.
+	it('a slow bucket (30 a minute, a burst of 5): the pace settles below the rate, at most 7 % 429, within 1.1 x', () => {
+		const run = worst({ rate: 0.5, burst: 5 }, create(400));
+		expect(run.share).toBeLessThanOrEqual(0.07);
+		expect(run.ratio).toBeLessThanOrEqual(1.1);
+	});
+
 	it('with a bucket of one, arrival jitter bounds any client: few 429s, within 1.3 x', () => {
 		const run = worst({ rate: 10, burst: 1 }, create(1000));
 		expect(run.share).toBeLessThanOrEqual(0.01);
@@ -333,24 +343,23 @@ describe('Pacer in front of the sandbox limiters (simulated time)', () => {
 		expect(ratios.sort((a, b) => a - b)[6]).toBeLessThanOrEqual(1.35);
 	});
 
-	it('a joiner crowded to 1 request a second from its start sees what a process alone at a limit of 1 a second sees: it keeps that pace after the other leaves', () => {
+	it('a joiner crowded to 1 request a second from its start is not stranded there: a 429 at that cruise cuts it, and the cut looks again once the other leaves', () => {
 		// Seed 86: the joiner's first request passed, its second was refused (the other held the
 		// bucket), and its first ramp was refused at 3.6 a second: it cruises at the 0.9 a second
-		// the other left over. Alone at R = 1, B = 1 a process starts the same way, and its first 429
-		// and that ramp's are already 2 % of a run of 100: a further look would cost more than the
-		// 2 % goal in a run like that, so none comes in either case (BENCHMARKS.md section 6).
+		// the other left over. Alone at R = 1, B = 1 a process starts the same way and keeps 0.97.
+		// The joiner's next 429 came at 0.89 with an estimate no lower: cut to 0.62, far below its
+		// best, it looks again when quiet. Before that cut it kept 0.89 for 70 s after the other
+		// left: 2.96 x N/R for the pair.
 		const crowded = simulate({ rate: 10, burst: 5 }, [create(300), create(100, 10)], 86);
 		const alone = simulate({ rate: 1, burst: 1 }, create(100), 86);
-		const joinerAfterRamp = crowded.paces[1].slice(12);
-		const aloneAfterRamp = alone.paces[0].slice(3);
-		for (const pace of [...joinerAfterRamp, ...aloneAfterRamp]) {
+		for (const pace of alone.paces[0].slice(3)) {
 			expect(pace).toBeGreaterThan(0.8);
 			expect(pace).toBeLessThan(1.1);
 		}
 		expect(alone.limited).toBe(2);
-		// At 1 a second for the 70 s after the other left: 2.96 x N/R for the pair.
-		expect(crowded.endedAt[1] - crowded.endedAt[0]).toBeGreaterThan(70);
-		expect(crowded.ratio).toBeGreaterThan(2.5);
+		const afterTheOtherLeft = crowded.paces[1].slice(Math.ceil(crowded.endedAt[0]));
+		expect(Math.max(...afterTheOtherLeft)).toBeGreaterThan(8);
+		expect(crowded.ratio).toBeLessThan(2);
 	});
 
 	it.each<[string, Limit, Workload | Workload[]]>([
@@ -367,11 +376,14 @@ describe('Pacer in front of the sandbox limiters (simulated time)', () => {
 		expect(run.ratio).toBeLessThanOrEqual(1.1);
 	});
 
-	it('with RateLimit headers, two processes told the same rate share it with few 429s', () => {
+	it('with RateLimit headers, two processes told the same rate share it with few 429s (16 seeds)', () => {
 		const work = { ...create(25), executions: 20 };
-		const run = worst({ rate: 10, burst: 5, headers: 'ratelimit' }, [work, work]);
-		expect(run.share).toBeLessThanOrEqual(0.03);
-		expect(run.ratio).toBeLessThanOrEqual(1.15);
+		const seeds = Array.from({ length: 16 }, (_, index) => index + 1);
+		const { runs } = worst({ rate: 10, burst: 5, headers: 'ratelimit' }, [work, work], seeds);
+		const ratios = runs.map((run) => run.ratio).sort((a, b) => a - b);
+		for (const run of runs) expect(run.share).toBeLessThanOrEqual(0.03);
+		expect(ratios[7]).toBeLessThanOrEqual(1.1);
+		expect(ratios[15]).toBeLessThanOrEqual(1.25);
 	});
 
 	it('with X-RateLimit headers (no rate given), learns as without headers', () => {
