@@ -11,7 +11,8 @@
 // picture of each run's pace (bench/results/rate-limit/*.svg; the pictured cases also in
 // docs/rate-limit/).
 //   npm run bench:rate-limit
-//   BENCH_RATE_CASES="Create 1,000,workers" BENCH_RATE_HEADERS=none npm run bench:rate-limit   (a subset)
+//   BENCH_RATE_CASES="Create 1,000, R=10 B=2;workers" BENCH_RATE_HEADERS=none npm run bench:rate-limit
+//   (a subset: cases whose "label, R=.. B=.." contains one of the ;-separated parts)
 //   BENCH_RATE_TIMEBOX=6 (the node's time box, in N/R; default 6)
 import './lib/env.mts';
 
@@ -43,7 +44,9 @@ const PICTURES_DIR = join(process.cwd(), 'docs', 'rate-limit');
 
 const CASES = process.env.BENCH_RATE_CASES
 	? ALL_CASES.filter((c) =>
-			process.env.BENCH_RATE_CASES?.split(',').some((part) => c.label.includes(part)),
+			process.env.BENCH_RATE_CASES?.split(';').some((part) =>
+				`${c.label}, R=${c.rate} B=${c.burst}`.includes(part),
+			),
 		)
 	: ALL_CASES;
 const HEADERS_ALL: RateLimitHeaders[] = ['none', 'ratelimit'];
