@@ -193,15 +193,26 @@ measured arrival jitter of 2-44 ms), then compared with the runs above.
   probe's step, the quiet time before a look, K from 32 to 256) each lowered one of time and 429s and raised the
   other; the best under 2 % was 1.19 × (K = 128, with the other multi-process rows slower), so this is not a bound
   any client must pay, only what this design's family reaches.
+- **A slow bucket** (30 a minute, B = 5, Create 100) is not a bound. The first 429's \`Retry-After\` (2 s, the time to one
+  token) would tell R to a client that read it so, and such a client paces right after one 429; this pacer reads a
+  first wait over a second as a window (what passed over the time until the service takes more: 5 in 2.1 s, 2.4 a
+  second, what a fixed window of 50 per 5 s needs) and comes down in cuts of 0.7: in simulation 9-12 429s in 100
+  requests, 1 first, 4-5 coming down, 2-3 from probes and 1-4 from an estimate a token high. A long run settles at 6 %:
+  cut far below its best, a process looks above its pace every 16 quiet pauses, at 0.5 a second every 16 requests.
 - **A late joiner crowded from its start** (the late-joiner rows): when its second request meets the bucket the others
   keep empty, its first 429 and its first ramp's leave it at what they leave over, about 1 request a second, which is
   also all that a process alone at R = 1, B = 1 sees; there those two 429s are already 2 % of a run of 100. Within 2 % a
   look above the pace comes once per about 50 of its requests (55 s at 1 a second), so a joiner of 100 or 60 items keeps
-  its pace after the others leave: 2.9 × N/R for the pair (in simulation 5 seeds of 100, 2.8-3.0 ×). Tried there: a
-  look every 64 answers whatever the budget (BBR's ProbeBW bound) gets 4 of those seeds to 2.2-2.4 ×, the fifth not at
-  all; a look every 16 quiet pauses gets them to 1.15-1.63 ×; both take Create 1,000, Return All and 100 executions at
-  R = 2 from 1.6-2.0 % to 2.2-2.9 % answered 429 (a run of the last two with the first: 2.9 % and 2.4 %).
-  pacer.test.mts pins the joiner beside the lone process.
+  its pace after the others leave: 2.9 × N/R for the pair (in simulation 4 seeds of 100, 2.8-2.9 ×; a fifth, seed 86,
+  meets a 429 at its cruise whose estimate is not below that pace, is cut far below its best and looks again: 1.79 ×).
+  Tried there: a look every 64 answers whatever the budget (BBR's ProbeBW bound) gets 4 of those seeds to 2.2-2.4 ×,
+  the fifth not at all; a look every 16 quiet pauses gets them to 1.15-1.63 ×; both take Create 1,000, Return All and
+  100 executions at R = 2 from 1.6-2.0 % to 2.2-2.9 % answered 429 (a run of the last two with the first: 2.9 % and
+  2.4 %). Counting 0.7 of a refused ramp's pace as the best a process had (so the joiner is stranded and looks) gets
+  all 100 seeds within 1.63 × but takes Create 1,000 at R = 2 from 1.0 to 2.4 % and a lone process at R = 1, B = 1 from
+  2.0 to 4.1 %; reading no rate from a stretch that passed a single request (it may be the last 429's leftover token)
+  gets them within 1.45 × but takes R = 1, B = 5 from 2.4 to 6.7 % and two processes at R = 2 from 1.29 to 1.39 ×.
+  pacer.test.mts pins the lone process at 1 a second and seed 86's joiner looking again.
 
 ### The pace over time
 
