@@ -292,7 +292,7 @@ describe('Pacer in front of the sandbox limiters (simulated time)', () => {
 	});
 
 	// A 429 leaves up to a token, at 30 a minute all that refills between two 429s: 1 request
-	// passed in 1.1 s read as 0.9 a second, a pace the 429s kept confirming (22-31 % answered 429
+	// passed in 1.1 s read as 0.9 a second, a pace the 429s kept confirming (21-26 % answered 429
 	// here before a 429 at the cruise cut an estimate not below the pace it refused). What is left
 	// is the stranded look every 16 quiet pauses, 1 in 16 requests at this rate.
 	it('a slow bucket (30 a minute, a burst of 5): the pace settles below the rate, at most 7 % 429, within 1.1 x', () => {
