@@ -89,9 +89,10 @@ execution and Asset > Get Many with Return All of 10,000 assets (N = 100 pages o
 started together in one process (a CRM that starts one execution per contact); Create 500 while the trigger polls the
 same key every 10 s; then limiters other than a stationary bucket (issue 27), at R = 10 requests a second: a fixed
 window (50 per 5 s), a sliding window (20 in any 2 s), a bucket (B = 5) that answers 429 without \`Retry-After\`, the
-limit lowered from 10 to 5 and raised from 5 to 10 at 10 s (another user of the key starts or stops); a slow bucket,
-30 a minute with a burst of 5 (Create 100); and two or three processes on one key (queue-mode workers: each n8n process has its own gate), started together, one joining at 10 s
-with fewer items, or each running many executions. N/R is the least time the limit allows (for a limit that changes,
+limit lowered from 10 to 5 and raised from 5 to 10 at 10 s (another user of the key starts or stops); and two or three
+processes on one key (queue-mode workers: each n8n process has its own gate), started together, one joining at 10 s
+with fewer items, or each running many executions; last, below that rate, a slow bucket of 30 a minute with a burst of
+5 (Create 100). N/R is the least time the limit allows (for a limit that changes,
 as it was at each moment; the first requests of a burst or a window are free, so a client can finish slightly under
 it; with the trigger polling, N counts the polls' requests too).
 - *node*: the built node through n8n's engine (test/harness/engine.mts) in a child process per n8n process, all
