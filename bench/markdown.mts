@@ -83,7 +83,9 @@ as much of the list again as the lag it allows.`,
 	'rate-limit': `The sandbox's rate limiter (sandbox/README.md, "Rate limiter"), one limit per API key, \`Retry-After\` in whole
 seconds rounded up (so 1 s for a bucket at R >= 1, whatever the real wait). **Main mode: no rate-limit headers** (the
 spec shows none, so a real service likely sends only 429 and \`Retry-After\`); the token-bucket cases again with the IETF
-draft's \`RateLimit-Limit\`/\`-Remaining\`/\`-Reset\`/\`-Policy\`. The cases: Video > Create for 1,000 items in one
+draft's \`RateLimit-Limit\`/\`-Remaining\`/\`-Reset\`/\`-Policy\` (a rate told), and again with GitHub's
+\`X-RateLimit-Limit\`/\`-Remaining\`/\`-Reset\` (no rate; the time the bucket is full again, in whole Unix seconds). The
+cases: Video > Create for 1,000 items in one
 execution and Asset > Get Many with Return All of 10,000 assets (N = 100 pages of 100) behind a token bucket at (R, B) =
 (10, 10), (10, 2), (10, 1), (2, 2); 40 executions of 25 items at (10, 5) and 100 executions of 2 items at (2, 1),
 started together in one process (a CRM that starts one execution per contact); Create 500 while the trigger polls the
@@ -166,6 +168,7 @@ function rateLimitNotes(results: Results): string {
 
 ${summary('none', 'Without headers')}
 ${summary('RateLimit', 'With RateLimit headers')}
+${summary('X-RateLimit', 'With X-RateLimit headers')}
 
 ### Learnable bounds: where no client that is not told the limit can reach 1.15 × N/R
 

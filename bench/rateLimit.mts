@@ -1,14 +1,15 @@
 // Benchmark 6: at the service's rate limit. The sandbox's limiter (sandbox/README.md, "Rate
 // limiter") in front of the node, sending no rate-limit headers (the main mode: the spec shows
-// none) and then its RateLimit headers for the token-bucket cases. Shapes: a token bucket of R
-// requests per second with a burst of B (Retry-After in whole seconds rounded up), a fixed and a
-// sliding window, 429s without Retry-After, a limit lowered or raised during the run; one, two or
-// three n8n processes on one key (queue-mode workers), started together or one joining late. Each
-// n8n process is a child process (its executions share its gate); beside them the reference
-// client that knows R, with its own key, at the same time. Time against N/R (for a limit that
-// changes, the least time the limit as it was at each moment allows), the share of requests
-// answered 429 (the limiter's own counters), for Create each item created exactly once; and a
-// picture of each run's pace (bench/results/rate-limit/*.svg; the pictured cases also in
+// none) and then, for the token-bucket cases, its RateLimit headers (a rate told) and its
+// X-RateLimit headers (GitHub's convention: no rate, a reset in Unix seconds). Shapes: a token
+// bucket of R requests per second with a burst of B (Retry-After in whole seconds rounded up), a
+// fixed and a sliding window, 429s without Retry-After, a limit lowered or raised during the
+// run; one, two or three n8n processes on one key (queue-mode workers), started together or one
+// joining late. Each n8n process is a child process (its executions share its gate); beside them
+// the reference client that knows R, with its own key, at the same time. Time against N/R (for a
+// limit that changes, the least time the limit as it was at each moment allows), the share of
+// requests answered 429 (the limiter's own counters), for Create each item created exactly once;
+// and a picture of each run's pace (bench/results/rate-limit/*.svg; the pictured cases also in
 // docs/rate-limit/).
 //   npm run bench:rate-limit
 //   BENCH_RATE_CASES="Create 1,000, R=10 B=2;workers" BENCH_RATE_HEADERS=none npm run bench:rate-limit
@@ -49,7 +50,11 @@ const CASES = process.env.BENCH_RATE_CASES
 			),
 		)
 	: ALL_CASES;
-const HEADERS_ALL: RateLimitHeaders[] = ['none', 'ratelimit'];
+const HEADERS_ALL: RateLimitHeaders[] = ['none', 'ratelimit', 'x-ratelimit'];
+/** How the tables name each mode. */
+const HEADER_NAMES = { none: 'none', ratelimit: 'RateLimit', 'x-ratelimit': 'X-RateLimit' };
+const headersSaid = (headers: RateLimitHeaders) =>
+	headers === 'none' ? 'no headers' : `${HEADER_NAMES[headers]} headers`;
 const HEADERS = (process.env.BENCH_RATE_HEADERS?.split(',') ?? HEADERS_ALL) as RateLimitHeaders[];
 
 type CaseResult = { c: Case; headers: RateLimitHeaders; runs: Run[] };
@@ -186,7 +191,7 @@ async function drawRun(
 ): Promise<void> {
 	const seconds = Math.max(...log.map((record) => (record.at - startedAt) / 1000), 1);
 	const svg = await timelineSvg({
-		title: `${c.label}, ${c.limiter?.shape ?? 'bucket'} R=${c.rate}${c.limiter?.shape ? '' : ` B=${c.burst}`}, ${headers === 'none' ? 'no headers' : 'RateLimit headers'}: ${summary}`,
+		title: `${c.label}, ${c.limiter?.shape ?? 'bucket'} R=${c.rate}${c.limiter?.shape ? '' : ` B=${c.burst}`}, ${headersSaid(headers)}: ${summary}`,
 		requests: log.map((record) => ({
 			second: (record.at - startedAt) / 1000,
 			limited: record.rateLimited === true,
@@ -380,7 +385,7 @@ async function main(): Promise<void> {
 		runs.map((run) => ({
 			case: c.label,
 			'R/s, B': c.limiter?.shape ? `${c.rate}, ${c.limiter.shape}` : `${c.rate}, ${c.burst}`,
-			headers: headers === 'none' ? 'none' : 'RateLimit',
+			headers: HEADER_NAMES[headers],
 			'N/R s': round(idealSeconds(c, run), 1),
 			contender: run.contender,
 			outcome:
@@ -409,7 +414,7 @@ async function main(): Promise<void> {
 		runs
 			.filter((run) => run.contender !== REFERENCE)
 			.map((run) => ({
-				name: `${c.label} at R=${c.rate}/s, ${c.limiter?.shape ?? `B=${c.burst}`}, ${headers === 'none' ? 'no headers' : 'RateLimit headers'}: ${run.contender}, time / (N/R)`,
+				name: `${c.label} at R=${c.rate}/s, ${c.limiter?.shape ?? `B=${c.burst}`}, ${headersSaid(headers)}: ${run.contender}, time / (N/R)`,
 				value: round(run.seconds / idealSeconds(c, run), 2),
 				unit: run.outcome === 'finished' ? '×' : `× (${run.outcome})`,
 				target: `<= ${TARGET_TIME} and <= ${TARGET_SHARE * 100} % 429${c.operation === 'create' ? ', each video once' : ''}`,

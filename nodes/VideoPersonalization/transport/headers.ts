@@ -16,8 +16,7 @@ function parameter(text: string | undefined, name: string): number | undefined {
 	return match ? Number(match[1]) : undefined;
 }
 
-const count = (text: string | undefined) =>
-	text !== undefined && /^\s*\d+\s*$/.test(text) ? Number(text) : undefined;
+const count = (text = '') => (/^\s*\d+\s*$/.test(text) ? Number(text) : undefined);
 
 /**
  * What the headers say about the limit, whichever convention the service uses: the requests that

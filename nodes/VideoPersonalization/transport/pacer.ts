@@ -9,7 +9,8 @@ import { headerText, parseRetryAfter, readLimitHeaders } from './headers';
  * Retry-After is the hard signal, and the loop is BBR's: cruise at the estimated rate, probe
  * above it now and then, cut on a 429 the estimate cannot explain (docs/architecture.md, "Pacing").
  * - Until the first 429: one request in flight, one more per K answers.
- * - Every 429 holds every request until its Retry-After (DEFAULT_WAIT_MS without one), plus jitter.
+ * - Every 429 holds every request until its Retry-After (else the headers' reset, else
+ *   DEFAULT_WAIT_MS), plus jitter.
  * - The first 429: the burst is what passed, the first guess that over the time until the
  *   service took more. After a wait of a second or less the guess says little: a probe follows.
  * - A probe raises the pace by 1/K of it, the rise doubling every pause, until a 429. Probes are
@@ -102,11 +103,14 @@ export class Pacer {
 		if (rate !== undefined && this.pace === undefined) this.cruise = this.pace = rate;
 		this.told = rate ?? this.told;
 		const asked = parseRetryAfter(headerText(answer.headers, 'retry-after'), now);
-		if (answer.status === 429) return this.onLimited(now, sentAt, asked ?? DEFAULT_WAIT_MS);
-		// Nothing remains: once paced, wait a token; the first time, as a 429 would say it (nothing refused).
-		if (remaining === 0 && this.pace) this.nextAt = Math.max(this.nextAt, now + 1000 / this.pace);
-		if (remaining === 0 && this.pace === undefined) this.onLimited(now, sentAt, resetMs);
+		if (answer.status === 429) return this.onLimited(now, sentAt, asked ?? resetMs);
 		this.counts.accepted++;
+		// Nothing remains (this one passed: the burst counts it). Once paced, wait a token. The first
+		// time, as a 429 would say it (nothing refused), the reset its wait; one in whole seconds is up
+		// to one late, so a reset within 2 s may be a bucket refilled in a second: a second's wait.
+		const wait = resetMs > 2 * DEFAULT_WAIT_MS ? resetMs : Math.min(resetMs, DEFAULT_WAIT_MS);
+		if (remaining === 0 && this.pace) this.nextAt = Math.max(this.nextAt, now + 1000 / this.pace);
+		else if (remaining === 0) this.onLimited(now, sentAt, wait);
 		this.lastAnswerAt = now;
 		// Kept within bounds for a key that is never refused again; the oldest then no longer starts empty.
 		if (sentAt >= this.since.answeredAt && this.since.through.push([sentAt, now]) > 1000)
