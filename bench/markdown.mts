@@ -181,7 +181,8 @@ measured arrival jitter of 2-44 ms), then compared with the runs above.
 - **Return All at (10, 2) and (10, 1)** (100 requests, 10 s at R): the 2 % budget allows two 429s. The first tells only
   the burst (2 or 1 requests passed), the guess is then about B requests a second; only a second 429 can show R, and
   each costs a 1 s pause (\`Retry-After\` rounded up) of which the bucket refills only B requests. An idealised client
-  that is told R exactly at its second 429: 1.22 × at (10, 2), 1.44 × at (10, 1).
+  that is told R exactly at its second 429: 1.22 × at (10, 2), 1.44 × at (10, 1). \`X-RateLimit-*\` headers tell no
+  rate, only that nothing remains and when the bucket is full again (in whole seconds): the same bounds hold there.
 - **A limit raised during the run** is found only by looking above the pace, and each look that finds nothing costs a
   429; within 2 % a client looks about once per 50 requests, so a raise is found on average 25 requests late.
 - **Several processes on one key** never talk, and no signal they see carries a scale they share: growth counted in

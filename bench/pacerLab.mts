@@ -2,7 +2,7 @@
 // time, the key's pacer (transport/pacer.ts, the source) in front of the sandbox's own limiter with
 // the delays measured through n8n's engine (test/.../transport/bucketSimulation.mts), several seeds
 // each, in seconds. For trying a change to the pacer on every limiter shape at once before the
-// half-hour benchmark; it prints, it does not write BENCHMARKS.md. The trigger's case has no
+// 80-minute benchmark; it prints, it does not write BENCHMARKS.md. The trigger's case has no
 // simulation (its polls are not modelled) and is left out.
 //   npm run bench:pacer-lab
 //   PACER_LAB_SEEDS=20 PACER_LAB_HEADERS=none,ratelimit npm run bench:pacer-lab
