@@ -23,7 +23,8 @@ import { headerText, parseRetryAfter, readLimitHeaders } from './headers';
  * - A pace cut far below its best (others on the key took it, or the limit fell) looks again
  *   after K_PROBE quiet pauses, whatever the budget: a key the others left is found again.
  * - Rate-limit headers replace the guesses: a policy's rate is the pace, and an answer that says
- *   nothing remains holds the next request for a token (or until the reset, without a rate).
+ *   nothing remains holds the next request for a token. Without a rate, the first such answer is
+ *   a first 429 that refused nothing, its wait the reset (a second, for a reset within two).
  */
 
 /** An answer: status 0 when none came (a network fault, a timeout); header names in lower case. */

@@ -149,7 +149,8 @@ describe('Pacer alone', () => {
 		const now = Date.parse('2026-03-02T09:00:00.300Z');
 		const at = exchange(pacer, now, 9);
 		pacer.onSent(at);
-		const reset = { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(1772442002) };
+		const inUnixSeconds = String(Date.parse('2026-03-02T09:00:02Z') / 1000); // 1.7 s away
+		const reset = { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': inUnixSeconds };
 		pacer.onAnswer(at + 1, at, { status: 200, headers: reset });
 		expect(pacer.pausedUntil).toBe(at + 1 + DEFAULT_WAIT_MS);
 		const guess = pacer.pace as number;
