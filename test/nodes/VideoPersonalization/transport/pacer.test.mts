@@ -416,7 +416,8 @@ describe('Pacer in front of the sandbox limiters (simulated time)', () => {
 	});
 
 	// X-RateLimit (GitHub's convention) tells no rate, only what remains and when the bucket is
-	// full again, in whole Unix seconds: the node learns as without headers, at least as well.
+	// full again, in whole Unix seconds: the node learns the rate as without headers, and meets the
+	// goal on these rows with the 1.5 % the earlier Create-only test asked of its 429s.
 	it.each<[string, Limit, Workload]>([
 		['Create 1,000, R=10 B=10', { rate: 10, burst: 10, headers: 'x-ratelimit' }, create(1000)],
 		['Create 1,000, R=10 B=2', { rate: 10, burst: 2, headers: 'x-ratelimit' }, create(1000)],
@@ -425,7 +426,7 @@ describe('Pacer in front of the sandbox limiters (simulated time)', () => {
 		['Return All, R=2 B=2', { rate: 2, burst: 2, headers: 'x-ratelimit' }, returnAll],
 	])('with X-RateLimit headers (no rate given), %s: the goal', (_, limit, work) => {
 		const run = worst(limit, work);
-		expect(run.share).toBeLessThanOrEqual(0.02);
+		expect(run.share).toBeLessThanOrEqual(0.015);
 		expect(run.ratio).toBeLessThanOrEqual(1.15);
 	});
 });
