@@ -2,8 +2,8 @@
 // time, the key's pacer (transport/pacer.ts, the source) in front of the sandbox's own limiter with
 // the delays measured through n8n's engine (test/.../transport/bucketSimulation.mts), several seeds
 // each, in seconds. For trying a change to the pacer on every limiter shape at once before the
-// 80-minute benchmark; it prints, it does not write BENCHMARKS.md. The trigger's case has no
-// simulation (its polls are not modelled) and is left out.
+// 80-minute benchmark; it prints, it does not write BENCHMARKS.md. The trigger's polls beside
+// Create are modelled as POLL_REQUESTS read one at a time (what its polls averaged in benchmark 6).
 //   npm run bench:pacer-lab
 //   PACER_LAB_SEEDS=20 PACER_LAB_HEADERS=none,ratelimit npm run bench:pacer-lab
 import { ITEM_CONCURRENCY } from '../nodes/VideoPersonalization/actions/router.ts';
@@ -18,6 +18,8 @@ import { ALL_CASES, type Case } from './lib/rateLimitCases.mts';
 
 const SEEDS = Number(process.env.PACER_LAB_SEEDS ?? 8);
 const HEADERS = (process.env.PACER_LAB_HEADERS?.split(',') ?? ['none']) as RateLimitHeaders[];
+/** Requests a poll of the trigger made while Create ran in benchmark 6 (79 in 4 polls, 2026-11-27). */
+const POLL_REQUESTS = 20;
 /** Issue 27's goal, as in benchmark 6. */
 const [TARGET_TIME, TARGET_SHARE] = [1.15, 0.02];
 
@@ -26,7 +28,11 @@ const workloads = (c: Case): Workload[] =>
 	c.workers.map((worker) =>
 		c.operation === 'return-all'
 			? { executions: 1, items: 100, concurrency: PAGE_CONCURRENCY, firstAlone: true }
-			: { ...worker, concurrency: ITEM_CONCURRENCY },
+			: {
+					...worker,
+					concurrency: ITEM_CONCURRENCY,
+					polls: c.pollEvery ? { every: c.pollEvery, requests: POLL_REQUESTS } : undefined,
+				},
 	);
 
 const stat = (values: number[]) => ({
@@ -36,7 +42,7 @@ const stat = (values: number[]) => ({
 
 const rows = [];
 for (const headers of HEADERS)
-	for (const c of ALL_CASES.filter((each) => !each.pollEvery)) {
+	for (const c of ALL_CASES) {
 		if (headers !== 'none' && c.noHeadersOnly) continue;
 		const limit: Limit = { rate: c.rate, burst: c.burst, headers, ...c.limiter };
 		const runs = Array.from({ length: SEEDS }, (_, seed) =>

@@ -5,8 +5,8 @@
  * with its timers replaced by an event list, so minutes of traffic run in milliseconds. Uneven
  * delays on the way (2-12 ms each way by default, and now and then a stall of up to 40 ms, as
  * measured through n8n's engine on the benchmark machine). Workloads: executions of several items
- * (items in parallel, as the router sends them), and Return All (a first page, then pages in
- * parallel). Processes: each has its own pacer, all share the key's limit (queue mode's workers);
+ * (items in parallel, as the router sends them), Return All (a first page, then pages in
+ * parallel), and beside them the trigger's polls on the same key. Processes: each has its own pacer, all share the key's limit (queue mode's workers);
  * a process may start late.
  */
 import type { Clock } from '../../../../sandbox/clock.mts';
@@ -24,12 +24,15 @@ export interface Workload {
 	firstAlone?: boolean;
 	/** Seconds after the start at which this process starts (one workload per process). */
 	startAfter?: number;
+	/** The trigger on the same key while the executions go: polls of `requests` read one at a
+	 * time, each `every` seconds after the last one ended (as n8n's poll and the trigger's phases). */
+	polls?: { every: number; requests: number };
 }
 
 export type Limit = Omit<RateLimitConfig, 'clock' | 'scope' | 'match'>;
 
 export interface Simulated {
-	/** Time to finish, over N / R (for a rate that changes, the least time it allows). */
+	/** Time to finish, over N / R (for a rate that changes, the least time it allows; N counts the polls' requests). */
 	ratio: number;
 	requests: number;
 	limited: number;
@@ -170,6 +173,7 @@ export function simulate(
 	};
 	let done = 0;
 	let total = 0;
+	let polling = 0;
 	workloads.forEach((load, index) => {
 		const gate = gates[index];
 		let left = load.executions * load.items;
@@ -177,6 +181,18 @@ export function simulate(
 		const finished = () => {
 			done++;
 			if (--left === 0) gate.endedAt = now;
+		};
+		// A poll while the executions go; the one in progress when they end is finished.
+		const poll = ({ every, requests }: { every: number; requests: number }) => {
+			if (left === 0) return;
+			polling++;
+			let read = 0;
+			const nextRead = () => {
+				if (read++ < requests) return send(gate, nextRead);
+				polling--;
+				later(now + every * 1000, () => poll({ every, requests }));
+			};
+			nextRead();
 		};
 		later(start + (load.startAfter ?? 0) * 1000, () => {
 			for (let execution = 0; execution < load.executions; execution++) {
@@ -193,6 +209,7 @@ export function simulate(
 				const parallel = () => {
 					for (let slot = 0; slot < load.concurrency; slot++) next();
 				};
+				if (load.polls && execution === 0) poll(load.polls);
 				if (load.firstAlone) {
 					started = 1;
 					send(gate, () => {
@@ -204,7 +221,7 @@ export function simulate(
 		});
 	});
 	const paces: number[][] = gates.map(() => []);
-	while (events.size > 0 && done < total) {
+	while (events.size > 0 && (done < total || polling > 0)) {
 		const event = events.pop();
 		for (; start + paces[0].length * 1000 <= event.at; )
 			gates.forEach((gate, index) => paces[index].push(gate.pacer.pace ?? 0));
@@ -215,8 +232,9 @@ export function simulate(
 	const counters = limiter.counters();
 	const from = start + Math.max(...workloads.map((load) => (load.startAfter ?? 0) * 1000));
 	const to = Math.min(...gates.map((gate) => gate.endedAt));
+	const accepted = gates.reduce((sum, gate) => sum + gate.through.length, 0);
 	return {
-		ratio: (now - start) / leastMs(limit, total),
+		ratio: (now - start) / leastMs(limit, accepted),
 		requests: counters.requests,
 		limited: counters.limited,
 		share: counters.limited / counters.requests,

@@ -301,10 +301,29 @@ describe('Pacer in front of the sandbox limiters (simulated time)', () => {
 			{ rate: 5, burst: 5, schedule: [{ at: 10, rate: 10 }] },
 			create(300),
 		],
+		[
+			'Create 500 and the trigger polling every 10 s, bucket R=10 B=5',
+			{ rate: 10, burst: 5 },
+			{ ...create(500), polls: { every: 10, requests: 20 } },
+		],
 	])('%s: within 1.2 x N/R and 2 % 429', (_, limit, work) => {
 		const run = worst(limit, work);
 		expect(run.share).toBeLessThanOrEqual(0.02);
 		expect(run.ratio).toBeLessThanOrEqual(1.2);
+	});
+
+	it("the trigger's polls share the key's pace and count in N: told the rate, Create 500 and the polls take N/R", () => {
+		const run = simulate(
+			{ rate: 10, burst: 5, headers: 'ratelimit' },
+			{ ...create(500), polls: { every: 10, requests: 20 } },
+			1,
+		);
+		// A poll every 20 s or so: its reads, one at a time, each wait behind Create's items (10 s),
+		// then the 10 s between polls; the run takes about 56 s.
+		expect(run.requests).toBeGreaterThanOrEqual(500 + 3 * 20);
+		expect(run.limited).toBe(0);
+		expect(run.ratio).toBeGreaterThan(0.97);
+		expect(run.ratio).toBeLessThan(1.03);
 	});
 
 	it('a limit raised during the run is found: the pace passes 8 requests a second within 10 s of the raise', () => {
