@@ -6,6 +6,7 @@
 // Create are modelled as POLL_REQUESTS read one at a time (what its polls averaged in benchmark 6).
 //   npm run bench:pacer-lab
 //   PACER_LAB_SEEDS=20 PACER_LAB_HEADERS=none,ratelimit npm run bench:pacer-lab
+//   PACER_LAB_DELAY=40,60 npm run bench:pacer-lab   (ms each way: a service far away; default 2-12)
 import { ITEM_CONCURRENCY } from '../nodes/VideoPersonalization/actions/router.ts';
 import { PAGE_CONCURRENCY } from '../nodes/VideoPersonalization/transport/pagination.ts';
 import type { RateLimitHeaders } from '../sandbox/types.mts';
@@ -18,6 +19,8 @@ import { ALL_CASES, type Case } from './lib/rateLimitCases.mts';
 
 const SEEDS = Number(process.env.PACER_LAB_SEEDS ?? 8);
 const HEADERS = (process.env.PACER_LAB_HEADERS?.split(',') ?? ['none']) as RateLimitHeaders[];
+/** Each way, least and most ms (the default: loopback through n8n's engine, as measured). */
+const DELAY = process.env.PACER_LAB_DELAY?.split(',').map(Number) as [number, number] | undefined;
 /** Requests a poll of the trigger made while Create ran in benchmark 6 (79 in 4 polls, 2026-11-27). */
 const POLL_REQUESTS = 20;
 /** Issue 27's goal, as in benchmark 6. */
@@ -46,7 +49,7 @@ for (const headers of HEADERS)
 		if (headers !== 'none' && c.noHeadersOnly) continue;
 		const limit: Limit = { rate: c.rate, burst: c.burst, headers, ...c.limiter };
 		const runs = Array.from({ length: SEEDS }, (_, seed) =>
-			simulate(limit, workloads(c), seed + 1),
+			simulate(limit, workloads(c), seed + 1, { delayMs: DELAY }),
 		);
 		const [ratio, share] = [stat(runs.map((run) => run.ratio)), stat(runs.map((run) => run.share))];
 		const met = runs.filter((run) => run.ratio <= TARGET_TIME && run.share <= TARGET_SHARE);
@@ -61,6 +64,6 @@ for (const headers of HEADERS)
 		});
 	}
 console.log(
-	`Pacer lab: benchmark 6's cases in simulated time, ${SEEDS} seeds each; goal <= ${TARGET_TIME} × N/R and <= ${100 * TARGET_SHARE} % 429`,
+	`Pacer lab: benchmark 6's cases in simulated time, ${SEEDS} seeds each${DELAY ? `, ${DELAY.join('-')} ms each way` : ''}; goal <= ${TARGET_TIME} × N/R and <= ${100 * TARGET_SHARE} % 429`,
 );
 console.table(rows);
