@@ -93,8 +93,9 @@ same key every 10 s; then limiters other than a stationary bucket (issue 27), at
 window (50 per 5 s), a sliding window (20 in any 2 s), a bucket (B = 5) that answers 429 without \`Retry-After\`, the
 limit lowered from 10 to 5 and raised from 5 to 10 at 10 s (another user of the key starts or stops); and two or three
 processes on one key (queue-mode workers: each n8n process has its own gate), started together, one joining at 10 s
-with fewer items, or each running many executions; last, below that rate, a slow bucket of 30 a minute with a burst of
-5 (Create 100). N/R is the least time the limit allows (for a limit that changes,
+with fewer items, or each running many executions; below that rate, a slow bucket of 30 a minute with a burst of
+5 (Create 100); last, a service far away (the limiter's \`latencyMs\`: every answer, a 429 too, that much later),
+40 executions of 25 items 60 ms away and Create 300 at (10, 2) 100 ms away. N/R is the least time the limit allows (for a limit that changes,
 as it was at each moment; the first requests of a burst or a window are free, so a client can finish slightly under
 it; with the trigger polling, N counts the polls' requests too, and the run ends when Create and the poll in progress
 have ended, not after the 10 s wait that follows: until 2026-11-27 it did, which cost that row up to 0.2 × N/R).
@@ -223,8 +224,8 @@ measured arrival jitter of 2-44 ms), then compared with the runs above.
 
 ### Far from the service (pacer lab): open
 
-Every run above is on loopback; a real service is tens of milliseconds away, and there the pacer learns less. In the
-pacer lab (\`PACER_LAB_DELAY=<least>,<most> npm run bench:pacer-lab\`, ms each way, 16 seeds, no headers), the
+The other runs above are on loopback; a real service is tens of milliseconds away, and there the pacer learns less
+(the two rows "… ms away" run it through n8n, the sandbox answering that much later). In the pacer lab (\`PACER_LAB_DELAY=<least>,<most> npm run bench:pacer-lab\`, ms each way, 16 seeds, no headers), the
 mean × N/R and share answered 429 of some rows:
 
 | case | 2-12 ms (loopback through n8n) | 20-40 ms | 40-60 ms | 80-120 ms |

@@ -33,6 +33,7 @@ const HELP = `Usage: npm run sandbox -- [flags]
                              a token bucket (default) or R x window requests per window
   --rate-limit-window <s>    the window of the window shapes, seconds (default 1)
   --no-retry-after           429s without Retry-After
+  --rate-limit-latency <ms>  a service this far away: limited requests answered this much later
   --hang <route>             never answer matching API requests (repeatable): '*' for all,
                              '/v1/videos', 'POST /v1/videos', '/v1/assets*' (a prefix)
   --quiet                    print only the READY line`;
@@ -95,6 +96,7 @@ function options(argv: string[]): CliOptions | undefined {
 			'rate-limit-shape': { type: 'string' },
 			'rate-limit-window': { type: 'string' },
 			'no-retry-after': { type: 'boolean' },
+			'rate-limit-latency': { type: 'string' },
 			hang: { type: 'string', multiple: true },
 			quiet: { type: 'boolean' },
 			help: { type: 'boolean', short: 'h' },
@@ -158,6 +160,7 @@ function rateLimitOptions(
 		'rate-limit-shape',
 		'rate-limit-window',
 		'no-retry-after',
+		'rate-limit-latency',
 	].filter((name) => values[name] !== undefined);
 	if (rate === undefined) {
 		if (others.length) throw new Error(`--${others[0]} needs --rate-limit`);
@@ -172,6 +175,7 @@ function rateLimitOptions(
 		shape: oneOf('rate-limit-shape', text('rate-limit-shape'), RATE_LIMIT_SHAPES),
 		window: num('rate-limit-window', text('rate-limit-window')),
 		retryAfter: values['no-retry-after'] ? false : undefined,
+		latencyMs: num('rate-limit-latency', text('rate-limit-latency')),
 	};
 }
 

@@ -253,7 +253,21 @@ export class RateLimiter {
 			if (!(change.at >= 0 && change.rate > 0))
 				throw new RangeError('rateLimit: each schedule entry needs at >= 0 (s) and rate > 0');
 		const retryAfter = config.retryAfter ?? true;
-		this.current = { rate, burst, headers, scope, clock, shape, window, retryAfter, schedule };
+		const latencyMs = config.latencyMs ?? 0;
+		if (typeof latencyMs !== 'number' || !Number.isFinite(latencyMs) || latencyMs < 0)
+			throw new RangeError('rateLimit: latencyMs must be a number of ms >= 0');
+		this.current = {
+			rate,
+			burst,
+			headers,
+			scope,
+			clock,
+			shape,
+			window,
+			retryAfter,
+			schedule,
+			latencyMs,
+		};
 		if (config.match) this.current.match = config.match;
 		this.rate = rate;
 		this.changed = 0;
@@ -305,6 +319,12 @@ export class RateLimiter {
 		const now = this.now();
 		this.follow(now);
 		return this.limitOf(authorization, now).level(now);
+	}
+
+	/** How far away a limited request's service is (ms there and back; 0 when not limited). */
+	latencyMs(method: string, path: string): number {
+		const c = this.current;
+		return c && requestMatches(c.match, 'api', method, path, 'api') ? c.latencyMs : 0;
 	}
 
 	/** Counts an API request and takes a token for it; undefined when the limiter is off or does not match. */
@@ -419,7 +439,19 @@ function keyOf(authorization: string | undefined): string {
 
 export function parseRateLimitConfig(value: unknown): RateLimitConfig {
 	if (!isPlainObject(value)) throw new HttpError(400, 'bad_request', 'Body must be a JSON object');
-	const { rate, burst, headers, scope, clock, match, shape, window, retryAfter, schedule } = value;
+	const {
+		rate,
+		burst,
+		headers,
+		scope,
+		clock,
+		match,
+		shape,
+		window,
+		retryAfter,
+		schedule,
+		latencyMs,
+	} = value;
 	if (typeof rate !== 'number')
 		throw new HttpError(400, 'bad_request', 'rate (number, requests per second) is required');
 	if (burst !== undefined && typeof burst !== 'number')
@@ -432,6 +464,8 @@ export function parseRateLimitConfig(value: unknown): RateLimitConfig {
 		throw new HttpError(400, 'bad_request', 'retryAfter must be true or false');
 	if (schedule !== undefined && !Array.isArray(schedule))
 		throw new HttpError(400, 'bad_request', 'schedule must be an array of { at, rate }');
+	if (latencyMs !== undefined && typeof latencyMs !== 'number')
+		throw new HttpError(400, 'bad_request', 'latencyMs must be a number of ms');
 	return {
 		rate,
 		burst: burst as number | undefined,
@@ -439,6 +473,7 @@ export function parseRateLimitConfig(value: unknown): RateLimitConfig {
 		window,
 		retryAfter,
 		schedule: schedule as RateLimitConfig['schedule'],
+		latencyMs,
 		headers: headers as RateLimitHeaders | undefined,
 		scope: scope as RateLimitConfig['scope'],
 		clock: clock as RateLimitConfig['clock'],

@@ -202,6 +202,9 @@ export interface RateLimitConfig {
 	clock?: 'wall' | 'sandbox';
 	/** Only matching API requests are limited (and counted); default all of them. */
 	match?: RequestMatch;
+	/** The service is this far away (wall ms there and back): a limited request reaches the limiter
+	 * half of it after it came, and its answer (a 429 too) leaves the other half later. Default 0. */
+	latencyMs?: number;
 }
 
 export interface RateLimitCounters {

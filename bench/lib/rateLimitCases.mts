@@ -117,4 +117,9 @@ export const ALL_CASES: Case[] = [
 		],
 		{},
 	),
+	// A service far away (every answer, 429s too, that much later): BENCHMARKS.md section 6, "Far from the service".
+	shape('40 executions × 25 items, 60 ms away', [{ executions: 40, items: 25 }], {
+		limiter: { latencyMs: 60 },
+	}),
+	shape('Create 300, 100 ms away', one(300), { burst: 2, limiter: { latencyMs: 100 } }),
 ];

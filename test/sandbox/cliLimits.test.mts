@@ -77,6 +77,7 @@ describe('limiter and hang flags', () => {
 			shape: 'bucket',
 			window: 1,
 			retryAfter: true,
+			latencyMs: 0,
 		});
 		expect(cli.output()).toContain('Rate limit: {"rate":2,"burst":1');
 		expect(cli.output()).toContain('Never answers: POST /v1/videos, /v1/graphql');
@@ -131,7 +132,7 @@ describe('limiter and hang flags', () => {
 	});
 });
 
-test('--rate-limit-shape, --rate-limit-window and --no-retry-after set a window limiter without Retry-After', async () => {
+test('--rate-limit-shape, --rate-limit-window, --no-retry-after and --rate-limit-latency: a window limiter without Retry-After, far away', async () => {
 	const cli = startCli([
 		'--rate-limit',
 		'3',
@@ -140,6 +141,8 @@ test('--rate-limit-shape, --rate-limit-window and --no-retry-after set a window 
 		'--rate-limit-window',
 		'10',
 		'--no-retry-after',
+		'--rate-limit-latency',
+		'80',
 	]);
 	try {
 		const ready = await cli.ready;
@@ -149,6 +152,7 @@ test('--rate-limit-shape, --rate-limit-window and --no-retry-after set a window 
 			shape: 'fixed-window',
 			window: 10,
 			retryAfter: false,
+			latencyMs: 80,
 		});
 	} finally {
 		cli.child.kill('SIGTERM');
@@ -165,6 +169,7 @@ test.each([
 	],
 	[['--hang', 'videos'], "--hang needs '*', a path or 'METHOD /path'"],
 	[['--no-retry-after'], '--no-retry-after needs --rate-limit'],
+	[['--rate-limit-latency', '50'], '--rate-limit-latency needs --rate-limit'],
 	[
 		['--rate-limit', '5', '--rate-limit-shape', 'leaky'],
 		'--rate-limit-shape must be one of bucket, fixed-window, sliding-window',

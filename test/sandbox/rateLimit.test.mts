@@ -286,6 +286,17 @@ describe('other limiters, over HTTP on the sandbox clock', () => {
 		expect(sb.rateLimit.config()).toMatchObject({ rate: 8, schedule: [{ at: 10 }, { at: 20 }] });
 	});
 
+	test('latencyMs: a service far away answers each limited request that much later, a 429 too', async () => {
+		sb.rateLimit.set({ rate: 1, burst: 1, clock: 'sandbox', latencyMs: 300 });
+		expect(sb.rateLimit.config()).toMatchObject({ latencyMs: 300 });
+		for (const expected of [200, 429]) {
+			const started = performance.now();
+			expect((await list()).status).toBe(expected);
+			// Two waits of 150 ms on timers that never fire early (a millisecond of rounding aside).
+			expect(performance.now() - started).toBeGreaterThanOrEqual(298);
+		}
+	});
+
 	test('RateLimit headers of a window: its count and its length as the policy', async () => {
 		sb.rateLimit.set({
 			rate: 2,
@@ -380,6 +391,7 @@ describe('control API', () => {
 				shape: 'bucket',
 				window: 1,
 				retryAfter: true,
+				latencyMs: 0,
 				match: { path: '/^\\/v1\\/videos$/' },
 			},
 			counters: { requests: 0, limited: 0, since: sb.clock.now(), byKey: {} },
@@ -410,6 +422,8 @@ describe('control API', () => {
 		[{}, 'rate'],
 		[{ rate: 0 }, 'rate must be a number > 0'],
 		[{ rate: 1, burst: 1.5 }, 'burst must be an integer >= 1'],
+		[{ rate: 1, latencyMs: -5 }, 'latencyMs must be a number of ms >= 0'],
+		[{ rate: 1, latencyMs: '50' }, 'latencyMs must be a number of ms'],
 		[{ rate: 1, burst: 0 }, 'burst must be an integer >= 1'],
 		[{ rate: 1, headers: 'draft' }, 'headers must be one of none, ratelimit, x-ratelimit'],
 		[{ rate: 1, scope: 'ip' }, 'scope must be key or global'],
@@ -440,6 +454,7 @@ describe('startSandbox({ rateLimit }) and the wall clock', () => {
 				shape: 'bucket',
 				window: 1,
 				retryAfter: true,
+				latencyMs: 0,
 			});
 			const get = () => api(other, other.keys.user, 'GET', '/videos?limit=1');
 			expect((await get()).status).toBe(200);

@@ -4,10 +4,11 @@
  * simulated time: the gate's rules (arrival order, one pacer per process, a 429 sent again first)
  * with its timers replaced by an event list, so minutes of traffic run in milliseconds. Uneven
  * delays on the way (2-12 ms each way by default, and now and then a stall of up to 40 ms, as
- * measured through n8n's engine on the benchmark machine). Workloads: executions of several items
- * (items in parallel, as the router sends them), Return All (a first page, then pages in
- * parallel), and beside them the trigger's polls on the same key. Processes: each has its own pacer, all share the key's limit (queue mode's workers);
- * a process may start late.
+ * measured through n8n's engine on the benchmark machine; a service far away, the limit's
+ * latencyMs, adds half of it each way). Workloads: executions of several items (items in
+ * parallel, as the router sends them), Return All (a first page, then pages in parallel), and
+ * beside them the trigger's polls on the same key. Processes: each has its own pacer, all share
+ * the key's limit (queue mode's workers); a process may start late.
  */
 import type { Clock } from '../../../../sandbox/clock.mts';
 import { RateLimiter } from '../../../../sandbox/rateLimit.mts';
@@ -115,8 +116,12 @@ export function simulate(
 	limiter.set({ ...limit, headers: limit.headers ?? 'none', clock: 'sandbox' });
 	const events = new EventQueue();
 	const later = (at: number, run: () => void) => events.push(at, run);
+	// A service far away (the limiter's latencyMs): half of it each way, beside the loopback delays.
 	const delay = () =>
-		delayMs[0] + (delayMs[1] - delayMs[0]) * random() + (random() < 0.05 ? 40 * random() : 0);
+		(limit.latencyMs ?? 0) / 2 +
+		delayMs[0] +
+		(delayMs[1] - delayMs[0]) * random() +
+		(random() < 0.05 ? 40 * random() : 0);
 	const gates = workloads.map(() => ({
 		pacer: new Pacer(random),
 		queue: [] as Array<() => void>,
