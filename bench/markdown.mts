@@ -225,7 +225,7 @@ measured arrival jitter of 2-44 ms), then compared with the runs above.
 ### Far from the service (pacer lab): open
 
 The other runs above are on loopback; a real service is tens of milliseconds away, and there the pacer learns less
-(the two rows "… ms away" run it through n8n, the sandbox answering that much later). In the pacer lab (\`PACER_LAB_DELAY=<least>,<most> npm run bench:pacer-lab\`, ms each way, 16 seeds, no headers), the
+(the two rows "… ms away" run it through n8n, the sandbox answering that much later). In the pacer lab (\`PACER_LAB_SEEDS=16 PACER_LAB_DELAY=<least>,<most> npm run bench:pacer-lab\`, ms each way, no headers), the
 mean × N/R and share answered 429 of some rows:
 
 | case | 2-12 ms (loopback through n8n) | 20-40 ms | 40-60 ms | 80-120 ms |

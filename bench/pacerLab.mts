@@ -21,6 +21,8 @@ const SEEDS = Number(process.env.PACER_LAB_SEEDS ?? 8);
 const HEADERS = (process.env.PACER_LAB_HEADERS?.split(',') ?? ['none']) as RateLimitHeaders[];
 /** Each way, least and most ms (the default: loopback through n8n's engine, as measured). */
 const DELAY = process.env.PACER_LAB_DELAY?.split(',').map(Number) as [number, number] | undefined;
+if (DELAY && !(DELAY.length === 2 && DELAY[0] >= 0 && DELAY[1] >= DELAY[0]))
+	throw new Error('PACER_LAB_DELAY: two numbers of ms, least then most, such as 40,60');
 /** Requests a poll of the trigger made while Create ran in benchmark 6 (79 in 4 polls, 2026-11-27). */
 const POLL_REQUESTS = 20;
 /** Issue 27's goal, as in benchmark 6. */

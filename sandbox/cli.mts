@@ -33,7 +33,7 @@ const HELP = `Usage: npm run sandbox -- [flags]
                              a token bucket (default) or R x window requests per window
   --rate-limit-window <s>    the window of the window shapes, seconds (default 1)
   --no-retry-after           429s without Retry-After
-  --rate-limit-latency <ms>  a service this far away: limited requests answered this much later
+  --rate-limit-latency <ms>  a service this far away: requests the limiter matches answered this much later
   --hang <route>             never answer matching API requests (repeatable): '*' for all,
                              '/v1/videos', 'POST /v1/videos', '/v1/assets*' (a prefix)
   --quiet                    print only the READY line`;

@@ -254,8 +254,8 @@ export class RateLimiter {
 				throw new RangeError('rateLimit: each schedule entry needs at >= 0 (s) and rate > 0');
 		const retryAfter = config.retryAfter ?? true;
 		const latencyMs = config.latencyMs ?? 0;
-		if (typeof latencyMs !== 'number' || !Number.isFinite(latencyMs) || latencyMs < 0)
-			throw new RangeError('rateLimit: latencyMs must be a number of ms >= 0');
+		if (typeof latencyMs !== 'number' || !(latencyMs >= 0 && latencyMs <= 60_000))
+			throw new RangeError('rateLimit: latencyMs must be a number of ms from 0 to 60000');
 		this.current = {
 			rate,
 			burst,

@@ -27,7 +27,8 @@ export async function handleApi(
 
 	// The limiter is the service's own: it sees every request first, and a request it refuses
 	// is not run (nor faulted). Its headers go on every answer it lets through. A service far
-	// away (its latencyMs): half the way there before the limiter sees it, half back after.
+	// away (its latencyMs): half of it before the limiter sees the request, half before the
+	// request is run and answered (the log keeps the time it came in).
 	const away = app.rateLimiter.latencyMs(method, path) / 2;
 	if (away > 0) await wait(away);
 	const limit = app.rateLimiter.check(method, path, req.headers.authorization);

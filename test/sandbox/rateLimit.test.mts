@@ -1,10 +1,12 @@
 // The rate limiter: token-bucket arithmetic (pure, and over HTTP on the manual sandbox clock),
 // Retry-After rounding, the two header conventions, scope, matching, counters, control API.
+import type { Clock } from '../../sandbox/clock.mts';
 import { startSandbox, type Sandbox } from '../../sandbox/index.mts';
 import {
 	ceilSeconds,
 	FixedWindow,
 	policyQuota,
+	RateLimiter,
 	SlidingWindow,
 	TokenBucket,
 } from '../../sandbox/rateLimit.mts';
@@ -297,6 +299,15 @@ describe('other limiters, over HTTP on the sandbox clock', () => {
 		}
 	});
 
+	test('latencyMs applies to the requests the limiter matches only', () => {
+		const limiter = new RateLimiter({ now: () => 0 } as Clock);
+		limiter.set({ rate: 1, latencyMs: 300, match: { method: 'POST', path: '/v1/videos' } });
+		expect(limiter.latencyMs('POST', '/v1/videos')).toBe(300);
+		expect(limiter.latencyMs('GET', '/v1/videos')).toBe(0);
+		limiter.clear();
+		expect(limiter.latencyMs('POST', '/v1/videos')).toBe(0);
+	});
+
 	test('RateLimit headers of a window: its count and its length as the policy', async () => {
 		sb.rateLimit.set({
 			rate: 2,
@@ -422,7 +433,8 @@ describe('control API', () => {
 		[{}, 'rate'],
 		[{ rate: 0 }, 'rate must be a number > 0'],
 		[{ rate: 1, burst: 1.5 }, 'burst must be an integer >= 1'],
-		[{ rate: 1, latencyMs: -5 }, 'latencyMs must be a number of ms >= 0'],
+		[{ rate: 1, latencyMs: -5 }, 'latencyMs must be a number of ms from 0 to 60000'],
+		[{ rate: 1, latencyMs: 1e9 }, 'latencyMs must be a number of ms from 0 to 60000'],
 		[{ rate: 1, latencyMs: '50' }, 'latencyMs must be a number of ms'],
 		[{ rate: 1, burst: 0 }, 'burst must be an integer >= 1'],
 		[{ rate: 1, headers: 'draft' }, 'headers must be one of none, ratelimit, x-ratelimit'],

@@ -189,6 +189,7 @@ export function simulate(
 		};
 		// A poll while the executions go; the one in progress when they end is finished.
 		const poll = ({ every, requests }: { every: number; requests: number }) => {
+			if (!(every > 0 && requests >= 1)) throw new RangeError('polls: every > 0 s, requests >= 1');
 			if (left === 0) return;
 			polling++;
 			let read = 0;
