@@ -188,7 +188,7 @@ export function simulate(
 			if (--left === 0) gate.endedAt = now;
 		};
 		// A poll while the executions go; the one in progress when they end is finished.
-		const poll = ({ every, requests }: { every: number; requests: number }) => {
+		const poll = ({ every, requests }: NonNullable<Workload['polls']>) => {
 			if (!(every > 0 && requests >= 1)) throw new RangeError('polls: every > 0 s, requests >= 1');
 			if (left === 0) return;
 			polling++;
