@@ -312,16 +312,28 @@ export function installPackage(paths, userFolder) {
 	return target;
 }
 
-/** A free TCP port on 127.0.0.1. */
-export function freePort() {
-	return new Promise((resolvePromise, reject) => {
-		const server = createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
-			server.close(() => resolvePromise(port));
+const handedOut = new Set();
+
+/**
+ * A free TCP port on 127.0.0.1 that this process has not handed out before. The port is closed
+ * before it is used, so two calls in a row can get the same one from the OS (CI once gave n8n's
+ * port to its task broker too): remember them and ask again.
+ */
+export async function freePort() {
+	for (;;) {
+		const port = await new Promise((resolvePromise, reject) => {
+			const server = createServer();
+			server.once('error', reject);
+			server.listen(0, '127.0.0.1', () => {
+				const { port: bound } = server.address();
+				server.close(() => resolvePromise(bound));
+			});
 		});
-	});
+		if (!handedOut.has(port)) {
+			handedOut.add(port);
+			return port;
+		}
+	}
 }
 
 /** Whether something listens on 127.0.0.1:port. */
