@@ -264,8 +264,11 @@ mean × N/R and share answered 429 of some rows:
   leaves 4): the other process now cruises at 8-9 a second instead of 6.5-8, the joiner's first ramp leaves it 1-1.3
   a second, and that is the best it ever had, so it never counts as cut far below it and does not look again. Of
   \`pacer.test.mts\`'s 12 seeds of that row at 5-40 ms, three take 1.9-2.1 × (the test allows 1.75 ×; at most 1.69 ×
-  before), though the median falls from 1.27 to 1.15 ×. Not kept: a joiner needs a reason to look that does not
-  rest on its own best first.
+  before), though the median falls from 1.27 to 1.15 ×. Counting the first guess as the best a process had (so a
+  crowded joiner counts as cut far below it) brings one of the three back (2.06 → 1.21 ×) and changes no loopback row,
+  but not the next (1.92 ×): cut twice more by the other's probes, the last as the other leaves, to 0.7 a second, it
+  looks only after 16 answers at that pace (23 s), and its ramp from there takes 10 s more. Not kept: a joiner needs a reason to
+  look sooner that does not rest on its own best first.
 
 ### The pace over time
 

@@ -19,8 +19,10 @@ import { ALL_CASES, type Case } from './lib/rateLimitCases.mts';
 
 const SEEDS = Number(process.env.PACER_LAB_SEEDS ?? 8);
 const HEADERS = (process.env.PACER_LAB_HEADERS?.split(',') ?? ['none']) as RateLimitHeaders[];
-/** Each way, least and most ms (the default: loopback through n8n's engine, as measured). */
-const DELAY = process.env.PACER_LAB_DELAY?.split(',').map(Number) as [number, number] | undefined;
+/** Each way, least and most ms (unset or empty: loopback through n8n's engine, as measured). */
+const DELAY = (process.env.PACER_LAB_DELAY || undefined)?.split(',').map(Number) as
+	| [number, number]
+	| undefined;
 if (DELAY && !(DELAY.length === 2 && DELAY[0] >= 0 && DELAY[1] >= DELAY[0]))
 	throw new Error('PACER_LAB_DELAY: two numbers of ms, least then most, such as 40,60');
 /** Requests a poll of the trigger made while Create ran in benchmark 6 (79 in 4 polls, 2026-11-27). */
