@@ -286,6 +286,25 @@ mean × N/R and share answered 429 of some rows:
     workers × 200 1.27 → 1.31 ×. \`pacer.test.mts\` fails only on the slow bucket (7.8 %). Not kept: it costs the slow
     bucket and the workers at 40-60 ms, and it is 16 code lines over \`transport/\`'s budget (pacer.ts and headers.ts
     183 of 180).
+- **Why the late joiner decides (2026-11-27, 48 seeds).** On 48 seeds of \`pacer.test.mts\`'s joiner row (300 items,
+  and 100 joining at 10 s, R = 10, B = 5, 5-40 ms each way) the pacer as it is strands one joiner (seed 27, 3.04 ×
+  N/R: its first ramp leaves it 0.86 a second, which it keeps for 110 s, 83 of them after the other left), and the
+  burst bound alone strands 16 (2.9-3.1 ×; mean 1.30 → 1.63 ×) though it lowers the median (1.26 → 1.22 ×). A joiner
+  crowded from its start gets what the process already there leaves over, and sees only what a process alone at that
+  pace (about 1 a second, a burst of 4) would see, so nothing tells it to look again; the nearer the first process
+  comes to R, the less is left over. So every change that makes the first process's estimate better costs the
+  joiner, and every earlier look costs a lone slow process the same 429. Four more variants traded rows the same way
+  (the lab's rows, 32 seeds):
+  - the first ramp's rise growing × 3 a pause, not × 2: Return All at (10, 2) 1.41 → 1.36 ×, the fixed window met in
+    32 seeds, not 22; but 100 executions at (2, 1) 1.11 → 1.24 × (met in none, not 28), the sliding window 1.25 →
+    1.35 ×;
+  - the first ramp rising in proportion to the first guess (at least a request a second each pause): Return All at
+    (10, 2) 1.36 ×, but Create 300 100 ms away 1.43 → 1.64 ×, and 7 of the 48 joiners stranded;
+  - the first ramp's 429 left out of the budget when the ramp found less than the first guess (so a crowded joiner
+    may look once more): Return All at (2, 2) 2.0 → 2.9 % 429, and the process alone at R = 1, B = 1 of
+    \`pacer.test.mts\` meets 3 429s, not 2;
+  - a stranded process looking after 16 answers at its pace (doubling after each look that finds nothing) instead of
+    16 quiet pauses: 2 workers × 40 × 25 meets the goal in no seed, not 6; 3 workers × 200 3.5 → 4.4 % 429.
 
 ### The pace over time
 
