@@ -7,6 +7,8 @@
 //   npm run bench:pacer-lab
 //   PACER_LAB_SEEDS=20 PACER_LAB_HEADERS=none,ratelimit npm run bench:pacer-lab
 //   PACER_LAB_DELAY=40,60 npm run bench:pacer-lab   (ms each way: a service far away; default 2-12)
+//   PACER_LAB_PREPARE_MS=0.32 npm run bench:pacer-lab   (Create as through n8n: the template read
+//     first, then this many ms per item of an execution before its first create; default 0)
 import { ITEM_CONCURRENCY } from '../nodes/VideoPersonalization/actions/router.ts';
 import { PAGE_CONCURRENCY } from '../nodes/VideoPersonalization/transport/pagination.ts';
 import type { RateLimitHeaders } from '../sandbox/types.mts';
@@ -25,6 +27,9 @@ const DELAY = (process.env.PACER_LAB_DELAY || undefined)?.split(',').map(Number)
 	| undefined;
 if (DELAY && !(DELAY.length === 2 && DELAY[0] >= 0 && DELAY[1] >= DELAY[0]))
 	throw new Error('PACER_LAB_DELAY: two numbers of ms, least then most, such as 40,60');
+/** Create as n8n runs it: the template read first, then ms per item with nothing in flight (unset: 0). */
+const PREPARE_MS = Number(process.env.PACER_LAB_PREPARE_MS || 0);
+if (!(PREPARE_MS >= 0)) throw new Error('PACER_LAB_PREPARE_MS: ms per item, such as 0.32');
 /** Requests a poll of the trigger made while Create ran in benchmark 6 (79 in 4 polls, 2026-11-27). */
 const POLL_REQUESTS = 20;
 /** Issue 27's goal, as in benchmark 6. */
@@ -39,6 +44,7 @@ const workloads = (c: Case): Workload[] =>
 					...worker,
 					concurrency: ITEM_CONCURRENCY,
 					polls: c.pollEvery ? { every: c.pollEvery, requests: POLL_REQUESTS } : undefined,
+					prepareMsPerItem: PREPARE_MS,
 				},
 	);
 
@@ -68,6 +74,6 @@ for (const headers of HEADERS)
 		});
 	}
 console.log(
-	`Pacer lab: benchmark 6's cases in simulated time, ${SEEDS} seeds each${DELAY ? `, ${DELAY.join('-')} ms each way` : ''}; goal <= ${TARGET_TIME} × N/R and <= ${100 * TARGET_SHARE} % 429`,
+	`Pacer lab: benchmark 6's cases in simulated time, ${SEEDS} seeds each${DELAY ? `, ${DELAY.join('-')} ms each way` : ''}${PREPARE_MS ? `, ${PREPARE_MS} ms an item before Create's first create` : ''}; goal <= ${TARGET_TIME} × N/R and <= ${100 * TARGET_SHARE} % 429`,
 );
 console.table(rows);
