@@ -340,6 +340,14 @@ run above):
   1.11 × and at (10, 1) 1.66 → 1.41 ×, but at (2, 2) 1.02 → 1.13 × with 2.5 % answered 429. The pause refills a whole
   token at R = 10 and 0.64 of one at R = 2, which no request used there: the burst comes out 1.4 and the bucket is
   taken for a bucket of one. The first stretch does not tell R, so it cannot tell which.
+- *The burst bound through n8n* (one run of each, the same hour, 2026-11-27; the lab with the pause, 32 seeds, in
+  brackets): Create 1,000 at (10, 2) 1.16 → 1.13 × (1.16 → 1.09), beside the trigger 1.11 → 1.11 × (1.12 → 1.08),
+  40 × 25 at 60 ms 1.23 → 1.23 × and 1.21 × in a second run (1.20 → 1.11), Create 300 at 100 ms 1.40 → 1.42 ×
+  (unchanged), the late joiner 1.13 → 1.20 × (1.62 both; 11 of 48 joiners stranded in that lab, bound or not). So
+  the gain the lab shows far away does not come through n8n: traced at 60 ms, the bound takes the burst to 2 (B is
+  5) and still the cruise settles at 8.4 a second between probes, where the lab's settles above 9. The lab's far
+  service (half the latency each way on top of the loopback delays; answers through n8n took 63-66 ms there) is
+  not yet what n8n meets, and a change for far services should be judged through n8n until it is.
 
 ### The pace over time
 
