@@ -311,20 +311,22 @@ mean × N/R and share answered 429 of some rows:
 
 Traced through n8n (each send and answer of the pacer, printed from the built node in \`bench:rate-limit\`'s processes,
 2026-11-27): an answer comes 2-9 ms after its request (3 ms at the median; the first, which opens the connection,
-35-44 ms). Create's first request reads the template (once per process; the others on the key share it for 60 s),
-and then nothing is in flight while the router reads every item's parameters: 317-364 ms for one execution of
-1,000, 116-159 ms for each of two workers of 200. Meanwhile the bucket gets back the token that read took, so at
-B = 2 three pass before the first 429 and the estimates run a token high. The simulation sent the first create at
-once; \`PACER_LAB_PREPARE_MS=0.32 npm run bench:pacer-lab\` (the simulation's \`prepareMsPerItem\`) adds the read and the
-pause, and the lab then takes what n8n took on most Create rows (mean × N/R over 32 seeds; through n8n, the full
-run above):
+35-44 ms), and a send goes within 8 ms of the pace. Create's first request reads the template (once per process; the
+others on the key share it for 60 s), and then nothing is in flight while n8n reads every item's parameters, the
+executions' one after another: 317-364 ms for one execution of 1,000, 250 ms for 40 executions of 25, 116-159 ms for
+each of two workers of 200. Meanwhile the bucket gets back the token that read took, so at B = 2 three pass before
+the first 429 and the estimates run a token high. The simulation sent the first create at once;
+\`PACER_LAB_PREPARE_MS=0.32 npm run bench:pacer-lab\` (the simulation's \`prepareMsPerItem\`) adds the read and the
+pause, and the lab then takes what n8n took on most rows (mean × N/R over 32 seeds; through n8n, the full run above):
 
 | case | lab | lab with the pause | through n8n |
 |---|---|---|---|
 | Create 1,000 at (10, 2) | 1.09 (0.6 % 429) | 1.16 (0.7 %) | 1.16 (0.7 %) |
 | Create 1,000 at (10, 10) | 1.02 | 1.03 | 1.03 |
+| 40 executions × 25 items at (10, 5) | 1.06 | 1.10 | 1.10 |
 | Create 500 + the trigger polling every 10 s | 1.07 | 1.12 | 1.15 |
 | Create 200, 429 without Retry-After | 1.14 | 1.20 | 1.22 |
+| 40 executions × 25 items, 60 ms away | 1.20 | 1.21 | 1.24 |
 | 3 workers × 200 items, started together | 1.20 | 1.26 | 1.25 |
 | 2 workers: 300 items, and 100 joining at 10 s | 1.18 | 1.62 | 1.43 |
 | Create 1,000 at (10, 1) | 1.27 | 1.66 | 1.31 |
@@ -332,22 +334,22 @@ run above):
 - With the pause the lab answers 7 of 1,008 requests 429 at (10, 2) and 10 of 1,011 at (10, 10), as n8n did;
   \`pacer.test.mts\` pins the first. At B = 1 it takes 1.66 × with 1.1 % 429 against 1.31 × and 0.7 % through n8n:
   there the simulation's stalls (1 request in 20 held up to 40 ms more each way, the jitter measured under load)
-  refuse requests at the cruise, and this quiet run had none (answers within 9 ms at the 99th percentile, sends
-  within 8 ms of the pace); without the stalls the lab with the pause takes 1.27-1.34 × with 7 429s there, as n8n
-  did (3 seeds). A change to the pacer is best tried with and without the pause.
+  refuse requests at the cruise, and this quiet run had none; without the stalls the lab with the pause takes
+  1.27-1.34 × with 7 429s there, as n8n did (3 seeds). A change to the pacer is best tried with and without the
+  pause.
+- **The burst bound, again.** Through n8n (one run of each, the same hour) it takes Create 1,000 at (10, 2) from 1.16
+  to 1.13 × (the lab with the pause: 1.16 → 1.09), but 40 × 25 60 ms away stays at 1.23 × (and 1.21 × in a second
+  run), where the lab without the pause had promised 1.11 ×; the lab with the pause says the same as n8n (1.21 →
+  1.21 ×), and that at loopback the bound takes 40 × 25 from 1.10 to 1.24 ×. The bound reads the whole first
+  stretch as refilling the bucket, but while nothing was in flight the bucket was full and the refill was lost:
+  traced at 60 ms through n8n, it takes the burst to 2 (B is 5), the estimates run above R, and a 429 at that cruise
+  cuts the pace to 8.4 a second. So the far-away gains of the items above were measured without the pause, and
+  through n8n the bound is wrong wherever a process pauses before its first requests.
 - *Tried, not kept*: not counting as burst what refilled while nothing was in flight (at the first guess's rate, at
   most what had passed before). Without the pause nothing changes; with it (16 seeds) Create at (10, 2) 1.16 →
   1.11 × and at (10, 1) 1.66 → 1.41 ×, but at (2, 2) 1.02 → 1.13 × with 2.5 % answered 429. The pause refills a whole
   token at R = 10 and 0.64 of one at R = 2, which no request used there: the burst comes out 1.4 and the bucket is
   taken for a bucket of one. The first stretch does not tell R, so it cannot tell which.
-- *The burst bound through n8n* (one run of each, the same hour, 2026-11-27; the lab with the pause, 32 seeds, in
-  brackets): Create 1,000 at (10, 2) 1.16 → 1.13 × (1.16 → 1.09), beside the trigger 1.11 → 1.11 × (1.12 → 1.08),
-  40 × 25 at 60 ms 1.23 → 1.23 × and 1.21 × in a second run (1.20 → 1.11), Create 300 at 100 ms 1.40 → 1.42 ×
-  (unchanged), the late joiner 1.13 → 1.20 × (1.62 both; 11 of 48 joiners stranded in that lab, bound or not). So
-  the gain the lab shows far away does not come through n8n: traced at 60 ms, the bound takes the burst to 2 (B is
-  5) and still the cruise settles at 8.4 a second between probes, where the lab's settles above 9. The lab's far
-  service (half the latency each way on top of the loopback delays; answers through n8n took 63-66 ms there) is
-  not yet what n8n meets, and a change for far services should be judged through n8n until it is.
 
 ### The pace over time
 

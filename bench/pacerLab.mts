@@ -8,7 +8,7 @@
 //   PACER_LAB_SEEDS=20 PACER_LAB_HEADERS=none,ratelimit npm run bench:pacer-lab
 //   PACER_LAB_DELAY=40,60 npm run bench:pacer-lab   (ms each way: a service far away; default 2-12)
 //   PACER_LAB_PREPARE_MS=0.32 npm run bench:pacer-lab   (Create as through n8n: the template read
-//     first, then this many ms per item of an execution before its first create; default 0)
+//     first, then this many ms per item of the process before its first create; default 0)
 import { ITEM_CONCURRENCY } from '../nodes/VideoPersonalization/actions/router.ts';
 import { PAGE_CONCURRENCY } from '../nodes/VideoPersonalization/transport/pagination.ts';
 import type { RateLimitHeaders } from '../sandbox/types.mts';

@@ -29,10 +29,10 @@ export interface Workload {
 	 * time, each `every` seconds after the last one ended (as n8n's poll and the trigger's phases). */
 	polls?: { every: number; requests: number };
 	/** Create as n8n runs it: a first request alone (the template, read once per process), then
-	 * this many ms per item of an execution with nothing in flight before the executions start
-	 * (the router reads every item's parameters before its first create goes). Measured through
-	 * n8n, 2026-11-27: 0.32-0.36 ms an item for one execution of 1,000, 0.6-0.8 for two workers of
-	 * 200 each. */
+	 * this many ms per item of the process (every execution's) with nothing in flight before the
+	 * first create (n8n reads every item's parameters first, the executions' one after another).
+	 * Measured through n8n, 2026-11-27: 0.32-0.36 ms an item for one execution of 1,000, 0.25 for
+	 * 40 of 25, 0.6-0.8 for two workers of 200 each. */
 	prepareMsPerItem?: number;
 }
 
@@ -232,7 +232,7 @@ export function simulate(
 			}
 		};
 		later(start + (load.startAfter ?? 0) * 1000, () => {
-			const prepareMs = (load.prepareMsPerItem ?? 0) * load.items;
+			const prepareMs = (load.prepareMsPerItem ?? 0) * load.items * load.executions;
 			if (prepareMs === 0) return begin();
 			total++;
 			send(gate, () => {
