@@ -6,8 +6,9 @@
  * delays on the way (2-12 ms each way by default, and now and then a stall of up to 40 ms, as
  * measured through n8n's engine on the benchmark machine; a service far away, the limit's
  * latencyMs, adds half of it each way). Workloads: executions of several items (items in
- * parallel, as the router sends them), Return All (a first page, then pages in parallel), and
- * beside them the trigger's polls on the same key. Processes: each has its own pacer, all share
+ * parallel, as the router sends them; optionally after Create's template read and the pause
+ * while n8n reads the items), Return All (a first page, then pages in parallel), and beside them
+ * the trigger's polls on the same key. Processes: each has its own pacer, all share
  * the key's limit (queue mode's workers); a process may start late.
  */
 import type { Clock } from '../../../../sandbox/clock.mts';
