@@ -103,8 +103,7 @@ export class ServiceClient {
 	/** A JSON object from a 2xx answer, or a clear error when the body is something else. */
 	bodyObject(response: ApiResponse, call: CallOptions | ServiceRequest): IDataObject {
 		const { body } = response;
-		const object = asObject(body);
-		if (object) return object;
+		if (asObject(body)) return body as IDataObject;
 		const got =
 			typeof body === 'string'
 				? `Expected JSON, got ${body.trim().startsWith('<') ? 'an HTML page' : 'text'}`

@@ -1,4 +1,4 @@
-import type { IBinaryData, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { CallOptions } from './call';
@@ -68,14 +68,4 @@ export async function downloadToBinary(
 		// Not an address: refused above as not a valid address.
 		url = parseUrl(location, url)?.href ?? location;
 	}
-}
-
-/**
- * Continue On Fail for a published video whose file could not be downloaded: its item keeps the
- * video's fields (and a file already downloaded) beside the error. n8n would replace the fields
- * with the error alone if the item carried it as an error, so it stays on the main output.
- */
-export function keepVideoWithError(item: INodeExecutionData, error: unknown): void {
-	const failed = error as Error & { description?: string | null };
-	item.json = { ...item.json, error: failed.message, details: failed.description ?? null };
 }

@@ -44,8 +44,7 @@ export class KeyGate {
 				},
 			};
 			signal?.addEventListener('abort', leave, { once: true });
-			if (again) this.queue.unshift(waiter);
-			else this.queue.push(waiter);
+			this.queue[again ? 'unshift' : 'push'](waiter);
 			this.lastUsed = Date.now();
 			void this.serve();
 		});
@@ -84,13 +83,12 @@ export class KeyGate {
 				const first = this.queue[0];
 				if (!first) break;
 				const at = this.pacer.nextSendAt(now, this.inFlight);
-				if (at !== undefined && at <= now) {
+				if (at !== undefined && at > first.deadline) this.leave(first);
+				else if (at !== undefined && at <= now) {
 					this.queue.shift();
 					this.pacer.onSent(now);
 					this.inFlight++;
 					first.resolve(now);
-				} else if (at !== undefined && at > first.deadline) {
-					this.leave(first);
 				} else {
 					const soonest = Math.min(...this.queue.map((waiter) => waiter.deadline));
 					await this.nap(Math.min(at ?? soonest, soonest) - now);
@@ -103,8 +101,7 @@ export class KeyGate {
 
 	/** Sleeps until `ms` passed or something changed (an answer came, a waiter left). */
 	private async nap(ms: number): Promise<void> {
-		const wake = new AbortController();
-		this.wake = wake;
+		const wake = (this.wake = new AbortController());
 		await sleep(Math.max(0, Math.min(ms, MAX_NAP_MS)), wake.signal).catch(() => {});
 		if (this.wake === wake) this.wake = undefined;
 	}

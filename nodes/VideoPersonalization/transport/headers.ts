@@ -5,8 +5,8 @@
  */
 
 export function headerText(headers: Record<string, unknown>, name: string): string | undefined {
-	const value = headers[name];
-	if (Array.isArray(value)) return value.length > 0 ? String(value[0]) : undefined;
+	// A header sent more than once: its first value.
+	const value: unknown = [headers[name]].flat()[0];
 	return value === undefined || value === null ? undefined : String(value);
 }
 

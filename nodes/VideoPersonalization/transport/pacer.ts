@@ -62,6 +62,10 @@ export class Pacer {
 	private shortestTrip = Number.POSITIVE_INFINITY;
 	private lastAnswerAt = 0;
 	private startedAt?: number;
+	/** Before the first 429: the time nothing was in flight (no refill then: the bucket was full). */
+	private idleMs = 0;
+	/** What passed before the first 429, over how long requests were going (seconds). */
+	private first = { accepted: 1, seconds: 0 };
 	/** Since the last 429: when it was sent (the bucket was empty) and answered, when its pause
 	 * ended, the requests accepted ([sent at, answered at]), the answers at the cruise pace. */
 	private since = { emptyAt: 0, answeredAt: 0, resumeAt: 0, through: [] as number[][], answers: 0 };
@@ -90,6 +94,8 @@ export class Pacer {
 		this.startedAt ??= now;
 		this.counts.sent++;
 		this.counts.expected = Math.max(0, this.counts.expected - 1);
+		const idle = this.counts.sent === this.counts.answers + 1 && this.lastAnswerAt > 0;
+		if (this.pace === undefined && idle) this.idleMs += now - this.lastAnswerAt;
 		if (this.pace === undefined) return;
 		this.pace = this.paceAt(now);
 		this.nextAt = now + (1000 / this.pace) * (1 + PAUSE_JITTER * (this.random() - 0.5));
@@ -148,7 +154,14 @@ export class Pacer {
 			return (through.length - index - this.burst.size) / span;
 		});
 		// Empty at both 429s: as many tokens came as requests passed.
-		return Math.max(through.length / ((last[1] - this.since.emptyAt) / 1000), ...rates);
+		const rate = Math.max(through.length / ((last[1] - this.since.emptyAt) / 1000), ...rates);
+		// The bucket held at most what passed first, less what this rate refilled meanwhile (one
+		// more for the token in flight, and never a bucket of one where two passed).
+		const { accepted, seconds } = this.first;
+		const bound = Math.max(Math.min(2, accepted), accepted + 1 - rate * seconds);
+		if (bound > this.burst.size - 1) return rate;
+		this.burst.size = bound;
+		return this.estimate();
 	}
 
 	/** Could a bucket of the proven rate (of burstLow, refilled while paused) have refused a request sent at `sentAt`? */
@@ -206,6 +219,7 @@ export class Pacer {
 		const accepted = Math.max(1, this.counts.accepted);
 		this.cruise = this.pace = (1000 * accepted) / (sentAt - (this.startedAt ?? sentAt) + waitMs);
 		this.burst = { size: accepted, low: Math.max(1, (this.cruise * waitMs) / 1000) };
+		this.first = { accepted, seconds: (sentAt - (this.startedAt ?? sentAt) - this.idleMs) / 1000 };
 		// A wait of a second or less says little of the rate: ramp up from the guess by one request per
 		// pause, doubling (the same ramp for every process on the key). A longer wait says when capacity
 		// comes back (a window, or a slow bucket): the guess is then the rate, or above it.

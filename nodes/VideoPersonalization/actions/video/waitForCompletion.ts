@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { ServiceClient } from '../../transport/client';
-import { downloadToBinary, keepVideoWithError } from '../../transport/download';
+import { downloadToBinary } from '../../transport/download';
 import { fetchRestPage, pageAtServiceSize, restList } from '../../transport/pagination';
 import {
 	createdAtMs,
@@ -159,4 +159,14 @@ export async function waitForCreatedVideos(
 			else video.error = error as Error;
 		}
 	}
+}
+
+/**
+ * Continue On Fail for a published video whose file could not be downloaded: its item keeps the
+ * video's fields (and a file already downloaded) beside the error. n8n would replace the fields
+ * with the error alone if the item carried it as an error, so it stays on the main output.
+ */
+function keepVideoWithError(item: INodeExecutionData, error: unknown): void {
+	const failed = error as Error & { description?: string | null };
+	item.json = { ...item.json, error: failed.message, details: failed.description ?? null };
 }
