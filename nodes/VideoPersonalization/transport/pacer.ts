@@ -13,6 +13,8 @@ import { headerText, parseRetryAfter, readLimitHeaders } from './headers';
  *   DEFAULT_WAIT_MS), plus jitter.
  * - The first 429: the burst is what passed, the first guess that over the time until the
  *   service took more. After a wait of a second or less the guess says little: a probe follows.
+ *   Each later 429 bounds the burst by what passed less what the rate the service surely gave
+ *   since refilled while requests were going (not while nothing was in flight: the bucket was full).
  * - A probe raises the pace by 1/K of it, the rise doubling every pause, until a 429. Probes are
  *   spaced so that they cost at most 1/K_PROBE of the requests, and the 429s they draw stay
  *   within 1/K of the requests sent and expected; a probe that does not raise a proven rate by
@@ -149,19 +151,19 @@ export class Pacer {
 		const through = this.since.through;
 		const last = through[through.length - 1];
 		if (!last) return 0;
+		// Empty at both 429s: at least as many tokens came as requests passed, a rate surely given.
+		const least = through.length / ((last[1] - this.since.emptyAt) / 1000);
+		// The bucket held at most what passed before the first 429, less what that rate refilled
+		// while requests were going (one more for the token in flight; never a bucket of one where
+		// two passed). Far away the first 429 comes late and what passed counts much refill.
+		const { accepted, seconds } = this.first;
+		const bound = Math.max(Math.min(2, accepted), accepted + 1 - least * seconds);
+		this.burst.size = Math.min(this.burst.size, bound);
 		const rates = through.slice(0, -1).map(([sentAt], index) => {
 			const span = (last[1] - sentAt - this.shortestTrip) / 1000;
 			return (through.length - index - this.burst.size) / span;
 		});
-		// Empty at both 429s: as many tokens came as requests passed.
-		const rate = Math.max(through.length / ((last[1] - this.since.emptyAt) / 1000), ...rates);
-		// The bucket held at most what passed first, less what this rate refilled meanwhile (one
-		// more for the token in flight, and never a bucket of one where two passed).
-		const { accepted, seconds } = this.first;
-		const bound = Math.max(Math.min(2, accepted), accepted + 1 - rate * seconds);
-		if (bound > this.burst.size - 1) return rate;
-		this.burst.size = bound;
-		return this.estimate();
+		return Math.max(least, ...rates);
 	}
 
 	/** Could a bucket of the proven rate (of burstLow, refilled while paused) have refused a request sent at `sentAt`? */

@@ -429,14 +429,14 @@ describe('Pacer in front of the sandbox limiters (simulated time)', () => {
 	});
 
 	it('a joiner crowded to 1 request a second from its start is not stranded there: a 429 at that cruise cuts it, and the cut looks again once the other leaves', () => {
-		// Seed 86: the joiner's first request passed, its second was refused (the other held the
-		// bucket), and its first ramp was refused at 3.6 a second: it cruises at the 0.9 a second
-		// the other left over. Alone at R = 1, B = 1 a process starts the same way and keeps 0.97.
-		// The joiner's next 429 came at 0.89 with an estimate no lower: cut to 0.62, far below its
-		// best, it looks again when quiet. Before that cut it kept 0.89 for 70 s after the other
-		// left: 2.96 x N/R for the pair.
-		const crowded = simulate({ rate: 10, burst: 5 }, [create(300), create(100, 10)], 86);
-		const alone = simulate({ rate: 1, burst: 1 }, create(100), 86);
+		// Seed 131: the other held the bucket when the joiner came, and the joiner's first ramp was
+		// refused at 3.8 a second: it cruises at the 0.9 a second the other left over. Alone at
+		// R = 1, B = 1 a process starts the same way and keeps 0.97. The joiner's next 429 came at
+		// 0.9 with an estimate no lower: cut to 0.6, far below its best, it looks again when quiet,
+		// 11 s after the other left. Without such a cut a crowded joiner keeps 0.9 to its end: 18
+		// of 300 seeds here, 2.7-3.0 x N/R for the pair (BENCHMARKS.md 6, the learnable bounds).
+		const crowded = simulate({ rate: 10, burst: 5 }, [create(300), create(100, 10)], 131);
+		const alone = simulate({ rate: 1, burst: 1 }, create(100), 131);
 		for (const pace of alone.paces[0].slice(3)) {
 			expect(pace).toBeGreaterThan(0.8);
 			expect(pace).toBeLessThan(1.1);
