@@ -230,15 +230,19 @@ mean × N/R and share answered 429 of some rows:
 
 | case | 2-12 ms (loopback through n8n) | 20-40 ms | 40-60 ms | 80-120 ms |
 |---|---|---|---|---|
-| Create 1,000 at (10, 10) | 1.02 (0.9 %) | 1.03 (0.9 %) | 1.04 (1.0 %) | 1.15 (1.9 %) |
-| Create 1,000 at (10, 2) | 1.09 (0.6 %) | 1.18 (0.7 %) | 1.43 (0.9 %) | 1.58 (1.1 %) |
+| Create 1,000 at (10, 10) | 1.02 (0.9 %) | 1.02 (1.0 %) | 1.04 (1.1 %) | 1.13 (1.1 %) |
+| Create 1,000 at (10, 2) | 1.09 (0.6 %) | 1.15 (0.7 %) | 1.43 (0.9 %) | 1.28 (0.7 %) |
 | Create 1,000 at (2, 2) | 1.01 (1.0 %) | 1.02 (1.0 %) | 1.02 (1.0 %) | 1.03 (1.0 %) |
-| 40 executions × 25 items at (10, 5) | 1.07 (0.7 %) | 1.21 (1.0 %) | 1.20 (0.9 %) | 1.32 (1.8 %) |
-| Create 500 + the trigger polling every 10 s at (10, 5) | 1.08 (0.7 %) | 1.23 (1.1 %) | 1.20 (0.9 %) | 1.38 (1.8 %) |
-| Sliding window of 20 per 2 s | 1.25 (1.5 %) | 1.43 (1.9 %) | 1.42 (1.7 %) | 1.70 (2.1 %) |
-| Return All 10,000 at (10, 10) | 1.04 (2.0 %) | 1.04 (2.0 %) | 1.02 (1.1 %) | 1.66 (0 %) |
+| 40 executions × 25 items at (10, 5) | 1.07 (0.7 %) | 1.10 (0.8 %) | 1.20 (0.9 %) | 1.26 (1.2 %) |
+| Create 500 + the trigger polling every 10 s at (10, 5) | 1.08 (0.7 %) | 1.12 (0.9 %) | 1.20 (0.9 %) | 1.32 (1.2 %) |
+| Sliding window of 20 per 2 s | 1.25 (1.5 %) | 1.43 (1.9 %) | 1.41 (1.7 %) | 1.63 (2.0 %) |
+| Return All 10,000 at (10, 10) | 1.03 (2.0 %) | 1.04 (2.0 %) | 1.02 (1.1 %) | 1.66 (0 %) |
 
-- **The cause** (traced): until the first 429 the key sends one request at a time, one more per 64 answers. Far away,
+With the burst bound of 2026-11-27 (the second item below). Before it: at 20-40 ms Create at (10, 2) 1.18 ×, 40 × 25
+1.21 × (1.0 %), the trigger's row 1.23 × (1.1 %); at 80-120 ms Create at (10, 10) 1.15 × (1.9 %), at (10, 2) 1.58 ×,
+40 × 25 1.32 × (1.8 %), the trigger's row 1.38 × (1.8 %), the sliding window 1.70 × (2.1 %); the rest as now.
+
+- **The cause** (traced before the bound): until the first 429 the key sends one request at a time, one more per 64 answers. Far away,
   one at a time is already near the rate (10 a second at a 100 ms round trip), so the first 429 comes late, and what
   passed before it, which the estimates take for the burst, counts the refill meanwhile: 12 at B = 5 with 20-40 ms, 64
   at B = 2 with 40-60 ms. Each later estimate is the slowest bucket of that burst that let the requests through, and
@@ -248,6 +252,29 @@ mean × N/R and share answered 429 of some rows:
   flight for 0.32-0.36 s while n8n reads the items (not a slow first request, as this said until 2026-11-27: "Through
   n8n" below), 3 pass before the first 429 at B = 2, and the estimate after the ramp is 8.5 a second (9.6 in the
   lab), hence 1.16 × through n8n against 1.09 × in the lab.
+- **The bound (2026-11-27).** After each later 429 the burst is taken as at most what passed before the first 429,
+  plus one (the token in flight), less what the least rate the service surely gave since refilled while requests were
+  going, and never a bucket of one where two passed. The least rate: between two 429s, each leaving the bucket empty,
+  at least as many tokens came as requests passed. While requests were going: before the first 429, the time with
+  nothing in flight is left out (a full bucket refills nothing; through n8n, Create's pause while it reads the items:
+  "Through n8n" below). The bound only lowers the burst and does not depend on it, so a wrong estimate cannot feed it.
+  In the lab (rows above, no headers; the three header modes identical elsewhere, 32 seeds at loopback): at loopback
+  the 60 ms row 1.20 → 1.11 × (32 of 32 seeds met), the rest within 0.01 ×; at 20-40 ms (16 seeds) Create 300 100 ms
+  away 1.60 → 1.38 ×, the limit raised 1.15 → 1.11 ×, the joiner pair 1.32 → 1.36 × (worst 1.53 → 1.99 ×). With
+  Create's pause, as through n8n: at loopback the 60 ms row 1.21 → 1.13 ×, the rest within 0.01 ×; at 20-40 ms 40 × 25
+  1.22 → 1.12 × (16 of 16 met), the trigger's row 1.24 → 1.14 ×, the limit raised 1.18 → 1.13 ×, the joiner pair 1.41
+  → 1.27 ×, Create 300 100 ms away 1.60 → 1.39 ×, but 2 workers × 200 1.18 → 1.23 × and 3 workers with a joiner 1.25 →
+  1.31 × (worst 1.41 → 2.24 ×); at 40-60 ms the limit raised 1.25 → 1.16 ×, Create 300 100 ms away 1.64 → 1.51 ×, 3
+  workers 1.38 → 1.44 ×, 3 workers with a joiner 1.27 → 1.32 ×. Of 17 shapes the lab does not hold (R from 1 to 20, B
+  from 1 to 40, windows, no \`Retry-After\`, pairs, a joiner, a limit lowered from 20 to 10; 16 seeds, with and without
+  the pause, loopback and 20-40 ms), one is slower by more than 0.01 ×: the joiner at (20, 10) on loopback without the
+  pause, 1.20 → 1.25 × (worst 1.57 → 1.67 ×); faster: R = 20, B = 5 at 20-40 ms 1.34 → 1.22 × (1.35 → 1.28 × with the
+  pause), 20 executions × 25 at (20, 10) 1.18-1.23 → 1.15-1.17 × in all four, the joiner at (20, 10) with the pause
+  1.21 → 1.16 × on loopback. Of 48 joiner pairs of \`pacer.test.mts\`'s row (5-40 ms) stranded: 6 without the pause (1
+  before), 1 with it (none before); on loopback with the pause 25 of 100 (24 before), as through n8n (4 of 15 runs). A
+  first version took the rate of the bound from the estimate, which depends on the burst: an estimate spanning a limit
+  that fell lowered the burst for good and kept later estimates high (the limit lowered from 20 to 10, 20-40 ms: 1.10
+  → 1.18 ×), and it stranded 16 of those 48 joiners; the items below took it so too.
 - **Tried, not kept.** Bounding the burst by what the first stretch cannot have refilled (the bucket full at the first
   request and empty at the first 429, so it held at most what passed, plus one, less the estimate × that stretch; the
   bound and the estimate refined together): 40 × 25 at 20-40 ms 1.21 → 1.11 ×, the trigger's row 1.23 → 1.12 ×,

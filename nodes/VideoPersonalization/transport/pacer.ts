@@ -13,8 +13,8 @@ import { headerText, parseRetryAfter, readLimitHeaders } from './headers';
  *   DEFAULT_WAIT_MS), plus jitter.
  * - The first 429: the burst is what passed, the first guess that over the time until the
  *   service took more. After a wait of a second or less the guess says little: a probe follows.
- *   Each later 429 bounds the burst by what passed less what the rate the service surely gave
- *   since refilled while requests were going (not while nothing was in flight: the bucket was full).
+ *   Each later 429 bounds the burst: what passed, less what the rate the service surely gave
+ *   since refilled while requests were going (a full bucket with none in flight gains nothing).
  * - A probe raises the pace by 1/K of it, the rise doubling every pause, until a 429. Probes are
  *   spaced so that they cost at most 1/K_PROBE of the requests, and the 429s they draw stay
  *   within 1/K of the requests sent and expected; a probe that does not raise a proven rate by
@@ -57,7 +57,7 @@ export class Pacer {
 	private proven = 0;
 	private told?: number;
 	private probe?: { at: number; from: number; step: number };
-	/** What passed before the first 429 (about the burst), and that less what refilled meanwhile. */
+	/** The burst: what passed before the first 429, bounded after (estimate); and that less the first guess's refill. */
 	private burst = { size: 1, low: 1 };
 	private nextAt = 0;
 	private pauseMs = DEFAULT_WAIT_MS;
