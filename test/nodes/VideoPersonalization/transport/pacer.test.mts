@@ -260,6 +260,8 @@ describe('Pacer in front of the sandbox limiters (simulated time)', () => {
 		startAfter,
 	});
 	const returnAll: Workload = { executions: 1, items: 100, concurrency: 10, firstAlone: true };
+	/** Create as n8n runs it: ms an item with nothing in flight before the first create (traced). */
+	const N8N_PREPARE_MS = 0.32;
 	const worst = (limit: Limit, work: Workload | Workload[], seeds = [1, 2, 3]) => {
 		const runs = seeds.map((seed) => simulate(limit, work, seed));
 		return {
@@ -332,7 +334,10 @@ describe('Pacer in front of the sandbox limiters (simulated time)', () => {
 	// the estimates run a token high, and n8n took 1.16 x N/R with 7 of 1,008 answered 429
 	// (BENCHMARKS.md section 6), which the simulation without that pause does not show.
 	it('Create as through n8n (the template read, then 0.32 ms an item with nothing in flight): at (10, 2) what n8n took, not what the simulation takes without it', () => {
-		const asThroughN8n = worst({ rate: 10, burst: 2 }, { ...create(1000), prepareMsPerItem: 0.32 });
+		const asThroughN8n = worst(
+			{ rate: 10, burst: 2 },
+			{ ...create(1000), prepareMsPerItem: N8N_PREPARE_MS },
+		);
 		const withoutThePause = worst({ rate: 10, burst: 2 }, create(1000));
 		for (const run of asThroughN8n.runs) {
 			expect(run.requests - run.limited).toBe(1001); // every item, and the template once
@@ -344,12 +349,12 @@ describe('Pacer in front of the sandbox limiters (simulated time)', () => {
 	});
 
 	// Before the first 429 the bucket holds at most what passed, plus the token in flight, less
-	// what the estimate refilled while requests were going: far away the first 429 comes late and
-	// what passed counts that refill (12 at B = 5 here). Counting Create's pause in it too (the
-	// bucket was full then) takes the burst to 2 and a 429 at that cruise cuts the pace: 1.21 x.
+	// what the least rate the service surely gave refilled while requests were going: far away the
+	// first 429 comes late and what passed counts that refill (12 at B = 5 here). Without the bound
+	// the estimates ran low: 1.21 x. Create's pause is not counted as refill: the bucket was full.
 	it('far away (60 ms), 40 executions x 25 items with the pause: the burst is bounded by what the first stretch refilled, within 1.16 x N/R', () => {
 		const far = { rate: 10, burst: 5, latencyMs: 60 };
-		const run = worst(far, { ...create(25), executions: 40, prepareMsPerItem: 0.32 });
+		const run = worst(far, { ...create(25), executions: 40, prepareMsPerItem: N8N_PREPARE_MS });
 		expect(run.share).toBeLessThanOrEqual(0.02);
 		expect(run.ratio).toBeLessThanOrEqual(1.16);
 	});
@@ -408,23 +413,22 @@ describe('Pacer in front of the sandbox limiters (simulated time)', () => {
 		expect(run.share).toBeLessThanOrEqual(0.03);
 	});
 
-	// With Create's pause, as through n8n (the template read, then 0.32 ms an item with nothing in
-	// flight). Without the look, two of these seeds took 2.07 and 2.20 x N/R: the joiner kept 1.3
-	// requests a second. One seed (8) is a joiner crowded from its start: its first ramp leaves
-	// it 1.3 a second, the best it ever had, so it is never cut far below it (BENCHMARKS.md 6,
-	// "A late joiner crowded from its start"; 3 of 48 seeds, 2.04-2.07 x).
-	it('a process cut far below its best pace by another looks again once quiet: here the late joiner is not stranded when the other leaves, unless crowded from its start', () => {
+	// With Create's pause, as through n8n (the template read, then the items read with nothing in
+	// flight). Before the look (without the pause), two of these seeds took 2.07 and 2.20 x N/R:
+	// the joiner kept 1.3 requests a second. A joiner crowded from its start is never cut far
+	// below its best and keeps its pace (BENCHMARKS.md 6, "A late joiner crowded from its start"):
+	// with the pause 1 of 48 seeds (the 48th, 2.00 x), none of these; without it 6 of 48.
+	it('a process cut far below its best pace by another looks again once quiet: here the late joiner is not stranded when the other leaves', () => {
 		const pausing = (items: number, startAfter = 0) => ({
 			...create(items, startAfter),
-			prepareMsPerItem: 0.32,
+			prepareMsPerItem: N8N_PREPARE_MS,
 		});
 		const ratios = Array.from({ length: 12 }, (_, seed) =>
 			simulate({ rate: 10, burst: 5 }, [pausing(300), pausing(100, 10)], seed + 1, {
 				delayMs: [5, 40],
 			}),
 		).map((run) => run.ratio);
-		expect(ratios.filter((ratio) => ratio > 1.75).length).toBeLessThanOrEqual(1);
-		expect(Math.max(...ratios)).toBeLessThanOrEqual(2.2);
+		expect(Math.max(...ratios)).toBeLessThanOrEqual(1.75);
 		expect(ratios.sort((a, b) => a - b)[6]).toBeLessThanOrEqual(1.3);
 	});
 
