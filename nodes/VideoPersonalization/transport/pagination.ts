@@ -106,9 +106,10 @@ export async function fetchRestPage(
 	if (problem) throw api.error({ kind: 'shape', detail: problem }, call);
 	// Checked at once: a page number, null (no more) or absent.
 	const nextPage = pagination.next_page as number | null | undefined;
-	const badNext = `pagination.next_page must be a page number or null, got ${JSON.stringify(nextPage)}`;
-	if (nextPage !== undefined && nextPage !== null && !Number.isInteger(nextPage))
-		throw api.error({ kind: 'shape', detail: badNext }, call);
+	if (nextPage !== undefined && nextPage !== null && !Number.isInteger(nextPage)) {
+		const detail = `pagination.next_page must be a page number or null, got ${JSON.stringify(nextPage)}`;
+		throw api.error({ kind: 'shape', detail }, call);
+	}
 	const [total, served] = [pagination.total as number, paging.servedLimit(pagination.limit, limit)];
 	const at = isCount(pagination.page) ? pagination.page : page;
 	// Without next_page, the total tells whether a page follows.
