@@ -86,7 +86,7 @@ export class KeyGate {
 				if (at !== undefined && at > first.deadline) this.leave(first);
 				else if (at !== undefined && at <= now) {
 					this.queue.shift();
-					this.pacer.onSent(now);
+					this.pacer.onSent(now, this.inFlight);
 					this.inFlight++;
 					first.resolve(now);
 				} else {

@@ -92,12 +92,12 @@ export class Pacer {
 		return inFlight > 0 ? undefined : Math.max(at, arrived + 1000 / this.paceAt(at));
 	}
 
-	onSent(now: number): void {
+	/** A request goes at `now`, `inFlight` others unanswered (a network fault counts as answered). */
+	onSent(now: number, inFlight: number): void {
 		this.startedAt ??= now;
 		this.counts.sent++;
 		this.counts.expected = Math.max(0, this.counts.expected - 1);
-		const idle = this.counts.sent === this.counts.answers + 1 && this.lastAnswerAt > 0;
-		if (this.pace === undefined && idle) this.idleMs += now - this.lastAnswerAt;
+		if (this.pace === undefined && !inFlight) this.idleMs += now - (this.lastAnswerAt || now);
 		if (this.pace === undefined) return;
 		this.pace = this.paceAt(now);
 		this.nextAt = now + (1000 / this.pace) * (1 + PAUSE_JITTER * (this.random() - 0.5));
@@ -187,14 +187,14 @@ export class Pacer {
 		// The service's unit of time, a second at least: a Retry-After of 0 says retry now, not how fast.
 		this.pauseMs = Math.max(DEFAULT_WAIT_MS, this.pausedUntil - now);
 		if (this.pace === undefined) this.firstLimit(sentAt, wait);
-		else this.cut(sentAt, refused);
+		else this.cut(sentAt, refused, wait > DEFAULT_WAIT_MS);
 		const resumeAt = this.pausedUntil;
 		this.since = { emptyAt: sentAt, answeredAt: now, resumeAt, through: [], answers: 0 };
 		if (this.probe) this.probe.at = this.pausedUntil;
 	}
 
 	/** A later 429: after a probe, the rate it showed; at the cruise, the estimate; unexplained, a cut. */
-	private cut(sentAt: number, refused: number): void {
+	private cut(sentAt: number, refused: number, slow: boolean): void {
 		const estimate = this.estimate();
 		const passed = this.since.through.some(([sent]) => sent >= this.since.resumeAt);
 		if (!passed || (!(this.probe && this.proven === 0) && !this.explains(sentAt))) {
@@ -206,9 +206,13 @@ export class Pacer {
 			if (estimate < this.proven * (1 + 1 / K)) this.counts.risked++;
 			this.cruise = this.proven = Math.max(this.proven, estimate);
 		} else {
-			// Not below the pace refused, the estimate is wrong: the last 429 left up to a token (for a
-			// slow bucket, its whole refill between two 429s). The cut, then.
-			this.cruise = Math.max(estimate < refused ? estimate : 0, BETA * refused);
+			// Not below the pace refused, the estimate is wrong (the last 429 left up to a token; for a
+			// slow bucket, its whole refill between two 429s): the cut. Below it, after a wait over a
+			// second (a slow bucket's next token, a window's end) the pause refilled about a token,
+			// none lost to a full bucket: the estimate is the rate. A wait of a second may be rounded
+			// up from a tenth, the bucket full long before it ended: the cut, or the estimate if higher.
+			const below = estimate < refused ? estimate : 0;
+			this.cruise = below && slow ? below : Math.max(below, BETA * refused);
 			this.proven = this.proven > 0 ? Math.min(this.proven, this.cruise) : estimate;
 		}
 		this.probe = undefined;

@@ -152,7 +152,7 @@ export function simulate(
 				}
 				return;
 			}
-			gate.pacer.onSent(now);
+			gate.pacer.onSent(now, gate.inFlight);
 			gate.inFlight++;
 			(gate.queue.shift() as () => void)();
 		}

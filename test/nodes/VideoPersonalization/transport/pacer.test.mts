@@ -24,7 +24,7 @@ const ok = { status: 200, headers: {} };
 function exchange(pacer: Pacer, from: number, count: number, gapMs = 1): number {
 	let now = from;
 	for (let request = 0; request < count; request++) {
-		pacer.onSent(now);
+		pacer.onSent(now, 0);
 		pacer.onAnswer(now + gapMs, now, ok);
 		now += gapMs;
 	}
@@ -45,7 +45,7 @@ describe('Pacer alone', () => {
 	it('holds every request until the time a 429 asked for, plus up to 10 % jitter', () => {
 		for (const random of [0, 0.5, 0.999]) {
 			const pacer = new Pacer(() => random);
-			pacer.onSent(0);
+			pacer.onSent(0, 0);
 			pacer.onAnswer(100, 0, limited('3'));
 			const until = 100 + 3000 * (1 + PAUSE_JITTER * random);
 			expect(pacer.pausedUntil).toBeCloseTo(until);
@@ -70,7 +70,7 @@ describe('Pacer alone', () => {
 		for (let request = 1; request <= 300; request++) {
 			const at = pacer.nextSendAt(now, 0) ?? now;
 			expect(Number.isFinite(at)).toBe(true);
-			pacer.onSent(at);
+			pacer.onSent(at, 0);
 			now = at + 5;
 			pacer.onAnswer(now, at, request % 10 === 0 ? limited('0') : ok);
 		}
@@ -88,43 +88,78 @@ describe('Pacer alone', () => {
 	it('the first 429: what passed over the time until the service took more, then a ramp up from it', () => {
 		const pacer = new Pacer(() => 0);
 		const now = exchange(pacer, 0, 10);
-		pacer.onSent(now);
+		pacer.onSent(now, 0);
 		pacer.onAnswer(now + 1, now, limited('1'));
 		// 10 passed in 10 ms, the next went a second later: about 10 a second.
 		expect(pacer.pace).toBeCloseTo(10 / 1.01, 1);
 		// The ramp adds one request a second per pause, doubling each pause.
 		const resumed = pacer.pausedUntil;
-		pacer.onSent(resumed + 3000);
+		pacer.onSent(resumed + 3000, 0);
 		expect(pacer.pace).toBeCloseTo(10 / 1.01 + (2 ** 3 - 1), 0);
 	});
 
 	it('after a longer wait (a window), the first guess is the pace: no ramp', () => {
 		const pacer = new Pacer(() => 0.5);
 		const now = exchange(pacer, 0, 50);
-		pacer.onSent(now);
+		pacer.onSent(now, 0);
 		pacer.onAnswer(now + 1, now, limited('5'));
 		const guess = pacer.pace as number;
 		expect(guess).toBeCloseTo(50 / 5.05, 1);
-		pacer.onSent(pacer.pausedUntil + 10_000);
+		pacer.onSent(pacer.pausedUntil + 10_000, 0);
 		expect(pacer.pace).toBe(guess);
 	});
 
 	it('a 429 refused before anything passed since the pause (others took the refill) cuts the pace to 0.7 of it', () => {
 		const pacer = new Pacer(() => 0.5);
 		let now = exchange(pacer, 0, 10);
-		pacer.onSent(now);
+		pacer.onSent(now, 0);
 		pacer.onAnswer(now + 1, now, limited('5')); // a window: no ramp
 		now = pacer.pausedUntil;
 		const pace = pacer.pace as number;
-		pacer.onSent(now);
+		pacer.onSent(now, 0);
 		pacer.onAnswer(now + 5, now, limited('1'));
 		expect(pacer.pace).toBeCloseTo(0.7 * pace);
+	});
+
+	it('a later 429 after a wait over a second (a slow bucket) paces at the rate since the last one, not 0.7 of the pace refused', () => {
+		const pacer = new Pacer(() => 0);
+		let now = exchange(pacer, 0, 5);
+		pacer.onSent(now, 0);
+		pacer.onAnswer(now + 1, now, limited('2')); // 5 passed, the next token 2 s away
+		const guess = pacer.pace as number;
+		expect(guess).toBeCloseTo(5 / 2.005, 3); // a window's reading: no ramp
+		now = exchange(pacer, pacer.pausedUntil, 1); // what the pause refilled
+		const refusedAt = pacer.nextSendAt(now, 0) as number;
+		pacer.onSent(refusedAt, 0);
+		pacer.onAnswer(refusedAt + 1, refusedAt, limited('2'));
+		// 1 passed in the 2 s between the two 429s: 0.5 a second (a cut would keep 0.7 x 2.49).
+		expect(pacer.pace).toBeCloseTo(1 / ((now - 5) / 1000), 5);
+		expect(pacer.pace).toBeCloseTo(0.5, 2);
+	});
+
+	it('a network fault before the first 429 changes nothing learnt: the time after it, with nothing in flight, is no refill', () => {
+		const paceAfter = (fault: boolean) => {
+			const pacer = new Pacer(() => 0);
+			let now = exchange(pacer, 0, 1);
+			if (fault) {
+				pacer.onSent(now, 0);
+				pacer.onAnswer(now + 5, now, { status: 0, headers: {} });
+			}
+			now = exchange(pacer, 10_000, 10); // 10 s later, 10 pass at once
+			pacer.onSent(now, 0);
+			pacer.onAnswer(now + 1, now, limited('1'));
+			now = exchange(pacer, pacer.pausedUntil, 30, 50);
+			pacer.onSent(now, 0);
+			pacer.onAnswer(now + 1, now, limited('1'));
+			return pacer.pace;
+		};
+		expect(paceAfter(true)).toBe(paceAfter(false));
 	});
 
 	it('takes the rate from a RateLimit-Policy at once, and holds a request for a token when none remains', () => {
 		const pacer = new Pacer(() => 0.5);
 		const headers = { 'ratelimit-policy': '10;w=1', 'ratelimit-remaining': '0' };
-		pacer.onSent(0);
+		pacer.onSent(0, 0);
 		pacer.onAnswer(5, 0, { status: 200, headers });
 		expect(pacer.pace).toBe(10);
 		expect(pacer.nextSendAt(5, 0)).toBeGreaterThanOrEqual(105);
@@ -134,13 +169,13 @@ describe('Pacer alone', () => {
 		const pacer = new Pacer(() => 0);
 		const now = Date.parse('2026-03-02T09:00:00Z');
 		const at = exchange(pacer, now, 9);
-		pacer.onSent(at);
+		pacer.onSent(at, 0);
 		const reset = { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now / 1000 + 5) };
 		pacer.onAnswer(at + 1, at, { status: 200, headers: reset });
 		// A reset 5 s away: a window, or a slow bucket: held until it, 10 passed over that time, no ramp.
 		expect(pacer.pausedUntil).toBeGreaterThanOrEqual(now + 5000 - 20);
 		expect(pacer.pace).toBeCloseTo(10 / 5, 1);
-		pacer.onSent(pacer.pausedUntil + 10_000);
+		pacer.onSent(pacer.pausedUntil + 10_000, 0);
 		expect(pacer.pace).toBeCloseTo(10 / 5, 1);
 	});
 
@@ -148,14 +183,14 @@ describe('Pacer alone', () => {
 		const pacer = new Pacer(() => 0);
 		const now = Date.parse('2026-03-02T09:00:00.300Z');
 		const at = exchange(pacer, now, 9);
-		pacer.onSent(at);
+		pacer.onSent(at, 0);
 		const inUnixSeconds = String(Date.parse('2026-03-02T09:00:02Z') / 1000); // 1.7 s away
 		const reset = { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': inUnixSeconds };
 		pacer.onAnswer(at + 1, at, { status: 200, headers: reset });
 		expect(pacer.pausedUntil).toBe(at + 1 + DEFAULT_WAIT_MS);
 		const guess = pacer.pace as number;
 		expect(guess).toBeCloseTo(10 / 1.01, 1);
-		pacer.onSent(pacer.pausedUntil + 3000);
+		pacer.onSent(pacer.pausedUntil + 3000, 0);
 		expect(pacer.pace).toBeGreaterThan(guess + 1);
 	});
 
@@ -183,7 +218,7 @@ describe('Pacer alone', () => {
 			let now = 0;
 			for (let accepted = 0; accepted < 1000; ) {
 				const at = pacer.nextSendAt(now, 0) ?? now;
-				pacer.onSent(at);
+				pacer.onSent(at, 0);
 				now = at + 5;
 				const refused = random() < share;
 				pacer.onAnswer(now, at, refused ? limited('1') : ok);
@@ -202,7 +237,7 @@ describe('Pacer alone', () => {
 			headers: { 'ratelimit-policy': 'lots', 'ratelimit-remaining': 'y' },
 		});
 		expect(pacer.pace).toBeUndefined();
-		pacer.onSent(1);
+		pacer.onSent(1, 0);
 		pacer.onAnswer(60_000, 1, { status: 0, headers: {} });
 		expect(pacer.counts.answers).toBe(1);
 		expect(pacer.nextSendAt(60_000, 0)).toBe(60_000);
@@ -372,13 +407,13 @@ describe('Pacer in front of the sandbox limiters (simulated time)', () => {
 		expect(run.ratio).toBeLessThanOrEqual(1.2);
 	});
 
-	// A 429 leaves up to a token, at 30 a minute all that refills between two 429s: 1 request
-	// passed in 1.1 s read as 0.9 a second, a pace the 429s kept confirming (21-26 % answered 429
-	// here before a 429 at the cruise cut an estimate not below the pace it refused). What is left
-	// is the stranded look every 16 quiet pauses, 1 in 16 requests at this rate.
-	it('a slow bucket (30 a minute, a burst of 5): the pace settles below the rate, at most 7 % 429, within 1.1 x', () => {
+	// The first 429 (2 s to the next token) reads as a window: 5 passed over 2.1 s, 2.4 a second.
+	// The next, after 1 passed in those 2 s, paces at 0.5 a second: the pause refilled about a
+	// token, none lost to a full bucket. Until 2026-11-27 it cut 0.7 at a time, 4-5 429s down and
+	// a stranded look every 16 quiet pauses: 6 % answered 429 on these seeds. What is left: probes.
+	it('a slow bucket (30 a minute, a burst of 5): the second 429 gives the rate, at most 3 % 429, within 1.1 x', () => {
 		const run = worst({ rate: 0.5, burst: 5 }, create(400));
-		expect(run.share).toBeLessThanOrEqual(0.07);
+		expect(run.share).toBeLessThanOrEqual(0.03);
 		expect(run.ratio).toBeLessThanOrEqual(1.1);
 	});
 
