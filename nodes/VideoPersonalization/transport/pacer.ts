@@ -21,7 +21,9 @@ import { headerText, parseRetryAfter, readLimitHeaders } from './headers';
  *   1/K counts twice there: it cost a 429 and taught nothing (the next ones come later).
  * - Each later 429 ends a stretch that began with the bucket empty (the last 429): the estimate
  *   is the slowest bucket that lets through everything accepted in it. An estimate not below
- *   the pace the 429 refused is wrong (the bucket was not empty): the pace is cut.
+ *   the pace the 429 refused is wrong (the bucket was not empty): the pace is cut. Below it, it
+ *   is the pace after a wait over a second; after a shorter one (rounded up, the bucket may have
+ *   overflowed while paused) the pace is cut, to the estimate if that is higher.
  * - A pace cut far below its best (others on the key took it, or the limit fell) looks again
  *   after K_PROBE quiet pauses, whatever the budget: a key the others left is found again.
  * - Rate-limit headers replace the guesses: a policy's rate is the pace, and an answer that says
@@ -208,9 +210,10 @@ export class Pacer {
 		} else {
 			// Not below the pace refused, the estimate is wrong (the last 429 left up to a token; for a
 			// slow bucket, its whole refill between two 429s): the cut. Below it, after a wait over a
-			// second (a slow bucket's next token, a window's end) the pause refilled about a token,
-			// none lost to a full bucket: the estimate is the rate. A wait of a second may be rounded
-			// up from a tenth, the bucket full long before it ended: the cut, or the estimate if higher.
+			// second the estimate is the rate: a slow bucket's next token was that far (the pause
+			// refilled about a token, none lost to a full bucket), or a window ended (refilled whole).
+			// A wait of a second may be rounded up from a tenth, the bucket full long before it ended:
+			// the cut, or the estimate if higher.
 			const below = estimate < refused ? estimate : 0;
 			this.cruise = below && slow ? below : Math.max(below, BETA * refused);
 			this.proven = this.proven > 0 ? Math.min(this.proven, this.cruise) : estimate;
