@@ -397,6 +397,22 @@ pause, and the lab then takes what n8n took on most rows (mean × N/R over 32 se
   token at R = 10 and 0.64 of one at R = 2, which no request used there: the burst comes out 1.4 and the bucket is
   taken for a bucket of one. The first stretch does not tell R, so it cannot tell which.
 
+### A wait over a second: the estimate is the pace (2026-11-27, evening)
+
+A later 429 that asks for a wait over a second (a slow bucket's next token, a window's end) no longer cuts the pace to
+0.7 of the pace it refused when the estimate is below that: the estimate is the pace (the pause refilled about a
+token, none lost to a full bucket; a window refilled whole). In the pacer lab (32 seeds) only the bucket of 30 a minute
+changes: 9.4 → 3.6 % answered 429 on loopback with Create's pause (4.8 % at 20-40 ms), 1.04 → 0.99 × N/R; every other
+row, with and without the pause, at 20-40 ms and with headers, is identical. Through n8n (the run above, against the
+one before): 11 of 112 → 3 of 104 requests answered 429, in 0.97 × N/R. The other rows take the same decisions, so what
+moved there is the spread between runs: without headers 11 of 25 rows meet the goal (13 before: 2 workers × 40 × 25
+took 1.09 → 1.17 × and 429 without \`Retry-After\` 1.13 → 1.19 ×, 1.13 and 1.20 × in the lab), the joiner pair 2.84 →
+1.25 × (its joiner not crowded this time), 3 workers × 200 1.20 → 1.13 ×; with RateLimit headers 12 of 12 (11), with
+X-RateLimit 8 of 12 (8). *Tried, not kept*: counting every 429 in the 1/64 budget, not only the probes' (the row then
+meets 2 %, at 2.0 %, but 2 workers × 200 1.21 → 1.24 × and 3 with a joiner 1.24 → 1.33 ×); and again the refill while
+nothing was in flight (above), bounded by what had passed before: Create at (10, 2) 20-40 ms away 1.19 → 1.16 ×, two
+of the far workers' rows 0.02-0.03 × slower.
+
 ### The pace over time
 
 Requests let through and answered 429 each second (the sandbox's request log), the limit, and each process's pace (its
