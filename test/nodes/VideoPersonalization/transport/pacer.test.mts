@@ -123,17 +123,17 @@ describe('Pacer alone', () => {
 
 	it('a later 429 after a wait over a second (a slow bucket) paces at the rate since the last one, not 0.7 of the pace refused', () => {
 		const pacer = new Pacer(() => 0);
-		let now = exchange(pacer, 0, 5);
-		pacer.onSent(now, 0);
-		pacer.onAnswer(now + 1, now, limited('2')); // 5 passed, the next token 2 s away
+		const firstRefusedAt = exchange(pacer, 0, 5);
+		pacer.onSent(firstRefusedAt, 0);
+		pacer.onAnswer(firstRefusedAt + 1, firstRefusedAt, limited('2')); // 5 passed, the next token 2 s away
 		const guess = pacer.pace as number;
 		expect(guess).toBeCloseTo(5 / 2.005, 3); // a window's reading: no ramp
-		now = exchange(pacer, pacer.pausedUntil, 1); // what the pause refilled
-		const refusedAt = pacer.nextSendAt(now, 0) as number;
+		const answeredAt = exchange(pacer, pacer.pausedUntil, 1); // what the pause refilled
+		const refusedAt = pacer.nextSendAt(answeredAt, 0) as number;
 		pacer.onSent(refusedAt, 0);
 		pacer.onAnswer(refusedAt + 1, refusedAt, limited('2'));
 		// 1 passed in the 2 s between the two 429s: 0.5 a second (a cut would keep 0.7 x 2.49).
-		expect(pacer.pace).toBeCloseTo(1 / ((now - 5) / 1000), 5);
+		expect(pacer.pace).toBeCloseTo(1 / ((answeredAt - firstRefusedAt) / 1000), 5);
 		expect(pacer.pace).toBeCloseTo(0.5, 2);
 	});
 
