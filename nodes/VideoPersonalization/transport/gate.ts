@@ -115,9 +115,8 @@ const FINGERPRINT_SECRET = randomBytes(32);
 
 /** The gate of an API key at a service address (one per key per n8n process). */
 export function gateFor(baseUrl: string, apiKey: string): KeyGate {
-	const id = createHmac('sha256', FINGERPRINT_SECRET)
-		.update(`${baseUrl}\n${apiKey}`)
-		.digest('base64url');
+	const hmac = createHmac('sha256', FINGERPRINT_SECRET);
+	const id = hmac.update(`${baseUrl}\n${apiKey}`).digest('base64url');
 	const now = Date.now();
 	const idle = [...keyGates].filter(([, gate]) => gate.idle);
 	for (const [key, gate] of idle) if (now - gate.lastUsed > IDLE_MS) keyGates.delete(key);

@@ -12,13 +12,16 @@ import { headerText, parseRetryAfter, readLimitHeaders } from './headers';
  * - Every 429 holds every request until its Retry-After (else the headers' reset, else
  *   DEFAULT_WAIT_MS), plus jitter.
  * - The first 429: the burst is what passed, the first guess that over the time until the
- *   service took more. After a wait of a second or less the guess says little: a probe follows.
+ *   service took more, both since the key was last quiet over a second (the bucket full again:
+ *   a key the trigger polled for an hour is not read as slow). After a wait of a second or less
+ *   the guess says little: a probe follows.
  *   Each later 429 bounds the burst: what passed, less what the rate the service surely gave
  *   since refilled while requests were going (a full bucket with none in flight gains nothing).
- * - A probe raises the pace by 1/K of it, the rise doubling every pause, until a 429. Probes are
- *   spaced so that they cost at most 1/K_PROBE of the requests, and the 429s they draw stay
- *   within 1/K of the requests sent and expected; a probe that does not raise a proven rate by
- *   1/K counts twice there: it cost a 429 and taught nothing (the next ones come later).
+ * - A probe raises the pace by 1/K of it, the rise doubling every pause while requests go (not
+ *   while the key is quiet), until a 429. Probes are spaced so that they cost at most 1/K_PROBE
+ *   of the requests, and the 429s they draw stay within 1/K of the requests sent and expected; a
+ *   probe that does not raise a proven rate by 1/K counts twice there: it cost a 429 and taught
+ *   nothing (the next ones come later).
  * - Each later 429 ends a stretch that began with the bucket empty (the last 429): the estimate
  *   is the slowest bucket that lets through everything accepted in it. An estimate not below
  *   the pace the 429 refused is wrong (the bucket was not empty): the pace is cut. Below it, it
@@ -65,16 +68,17 @@ export class Pacer {
 	private pauseMs = DEFAULT_WAIT_MS;
 	private shortestTrip = Number.POSITIVE_INFINITY;
 	private lastAnswerAt = 0;
-	private startedAt?: number;
-	/** Before the first 429: the time nothing was in flight (no refill then: the bucket was full). */
-	private idleMs = 0;
+	/** Since the key was last quiet over a second (a bucket of a request a second or more is full
+	 * again): when, the requests accepted, the time nothing was in flight (no refill then: the bucket
+	 * was full). The first 429 reads it: what passed before it, and over how long. */
+	private stretch = { at: 0, accepted: 0, idleMs: 0 };
 	/** What passed before the first 429, over how long requests were going (seconds). */
 	private first = { accepted: 1, seconds: 0 };
 	/** Since the last 429: when it was sent (the bucket was empty) and answered, when its pause
 	 * ended, the requests accepted ([sent at, answered at]), the answers at the cruise pace. */
 	private since = { emptyAt: 0, answeredAt: 0, resumeAt: 0, through: [] as number[][], answers: 0 };
-	/** Requests sent, answered, accepted; 429s risked by probes (twice if fruitless); requests the runs said will come. */
-	readonly counts = { sent: 0, answers: 0, accepted: 0, risked: 0, expected: 0 };
+	/** Requests sent and answered; 429s risked by probes (twice if fruitless); requests the runs said will come. */
+	readonly counts = { sent: 0, answers: 0, risked: 0, expected: 0 };
 
 	constructor(private readonly random: () => number = Math.random) {}
 
@@ -96,10 +100,14 @@ export class Pacer {
 
 	/** A request goes at `now`, `inFlight` others unanswered (a network fault counts as answered). */
 	onSent(now: number, inFlight: number): void {
-		this.startedAt ??= now;
 		this.counts.sent++;
 		this.counts.expected = Math.max(0, this.counts.expected - 1);
-		if (this.pace === undefined && !inFlight) this.idleMs += now - (this.lastAnswerAt || now);
+		// Quiet (nothing to send; not held by the pace, a pause or an answer) over a second: a probe
+		// does not rise meanwhile, and a stretch begins (the first 429 reads the last one).
+		const quietMs = inFlight ? 0 : now - Math.max(this.nextAt, this.pausedUntil, this.lastAnswerAt);
+		if (quietMs > DEFAULT_WAIT_MS && this.probe) this.probe.at += quietMs;
+		if (quietMs > DEFAULT_WAIT_MS) this.stretch = { at: now, accepted: 0, idleMs: 0 };
+		else this.stretch.idleMs += quietMs;
 		if (this.pace === undefined) return;
 		this.pace = this.paceAt(now);
 		this.nextAt = now + (1000 / this.pace) * (1 + PAUSE_JITTER * (this.random() - 0.5));
@@ -115,7 +123,7 @@ export class Pacer {
 		this.told = rate ?? this.told;
 		const asked = parseRetryAfter(headerText(answer.headers, 'retry-after'), now);
 		if (answer.status === 429) return this.onLimited(now, sentAt, asked ?? resetMs);
-		this.counts.accepted++;
+		this.stretch.accepted++;
 		// Nothing remains (this one passed: the burst counts it). Once paced, wait a token. The first
 		// time, as a 429 would say it (nothing refused), the reset its wait; one in whole seconds is up
 		// to one late, so a reset within 2 s may be a bucket refilled in a second: a second's wait.
@@ -225,10 +233,10 @@ export class Pacer {
 
 	/** The first 429: the burst is what passed; the first guess, that over the time until the service takes more. */
 	private firstLimit(sentAt: number, waitMs: number): void {
-		const accepted = Math.max(1, this.counts.accepted);
-		this.cruise = this.pace = (1000 * accepted) / (sentAt - (this.startedAt ?? sentAt) + waitMs);
+		const accepted = Math.max(1, this.stretch.accepted);
+		this.cruise = this.pace = (1000 * accepted) / (sentAt - this.stretch.at + waitMs);
 		this.burst = { size: accepted, low: Math.max(1, (this.cruise * waitMs) / 1000) };
-		this.first = { accepted, seconds: (sentAt - (this.startedAt ?? sentAt) - this.idleMs) / 1000 };
+		this.first = { accepted, seconds: (sentAt - this.stretch.at - this.stretch.idleMs) / 1000 };
 		// A wait of a second or less says little of the rate: ramp up from the guess by one request per
 		// pause, doubling (the same ramp for every process on the key). A longer wait says when capacity
 		// comes back (a window, or a slow bucket): the guess is then the rate, or above it.

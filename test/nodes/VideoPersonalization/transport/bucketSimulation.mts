@@ -9,7 +9,7 @@
  * parallel, as the router sends them; optionally after Create's template read and the pause
  * while n8n reads the items), Return All (a first page, then pages in parallel), and beside them
  * the trigger's polls on the same key. Processes: each has its own pacer, all share
- * the key's limit (queue mode's workers); a process may start late.
+ * the key's limit (queue mode's workers); a process may start late, or on a key it used before.
  */
 import type { Clock } from '../../../../sandbox/clock.mts';
 import { RateLimiter } from '../../../../sandbox/rateLimit.mts';
@@ -35,6 +35,9 @@ export interface Workload {
 	 * Measured through n8n, 2026-11-27: 0.32-0.36 ms an item for one execution of 1,000, 0.25 for
 	 * 40 of 25, 0.6-0.8 for two workers of 200 each. */
 	prepareMsPerItem?: number;
+	/** Before the start, the key was used: this many requests one at a time, `every` seconds apart,
+	 * each let through (the trigger polling the key, or earlier runs), so the gate is not new. */
+	usedBefore?: { requests: number; every: number };
 }
 
 export type Limit = Omit<RateLimitConfig, 'clock' | 'scope' | 'match'>;
@@ -129,8 +132,17 @@ export function simulate(
 		delayMs[0] +
 		(delayMs[1] - delayMs[0]) * random() +
 		(random() < 0.05 ? 40 * random() : 0);
-	const gates = workloads.map(() => ({
-		pacer: new Pacer(random),
+	const usedPacer = ({ usedBefore }: Workload) => {
+		const pacer = new Pacer(random);
+		for (let left = usedBefore?.requests ?? 0; left > 0; left--) {
+			const sentAt = start - left * (usedBefore?.every ?? 0) * 1000;
+			pacer.onSent(sentAt, 0);
+			pacer.onAnswer(sentAt + delay() + delay(), sentAt, { status: 200, headers: {} });
+		}
+		return pacer;
+	};
+	const gates = workloads.map((load) => ({
+		pacer: usedPacer(load),
 		queue: [] as Array<() => void>,
 		inFlight: 0,
 		wakeAt: Number.POSITIVE_INFINITY,

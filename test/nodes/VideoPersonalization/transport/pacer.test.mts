@@ -92,10 +92,39 @@ describe('Pacer alone', () => {
 		pacer.onAnswer(now + 1, now, limited('1'));
 		// 10 passed in 10 ms, the next went a second later: about 10 a second.
 		expect(pacer.pace).toBeCloseTo(10 / 1.01, 1);
-		// The ramp adds one request a second per pause, doubling each pause.
-		const resumed = pacer.pausedUntil;
-		pacer.onSent(resumed + 3000, 0);
+		// The ramp adds one request a second per pause, doubling each pause, while requests go.
+		const resumed = exchange(pacer, pacer.pausedUntil, 30, 100);
+		pacer.onSent(resumed, 0);
+		expect(resumed - pacer.pausedUntil).toBe(3000);
 		expect(pacer.pace).toBeCloseTo(10 / 1.01 + (2 ** 3 - 1), 0);
+	});
+
+	it('a key quiet over a second before its first 429 learns from what passed since: used for half an hour, it reads a batch as a new key does', () => {
+		const paceAfterBatch = (pollsBefore: number) => {
+			const pacer = new Pacer(() => 0);
+			for (let poll = 0; poll < pollsBefore; poll++) exchange(pacer, poll * 60_000, 1);
+			const batchDone = exchange(pacer, pollsBefore * 60_000, 10); // 10 pass in 10 ms
+			pacer.onSent(batchDone, 0);
+			pacer.onAnswer(batchDone + 1, batchDone, limited('1'));
+			return pacer.pace;
+		};
+		expect(paceAfterBatch(0)).toBeCloseTo(10 / 1.01, 1);
+		// Counted from the first poll, the guess was 40 requests over half an hour: 0.02 a second.
+		expect(paceAfterBatch(30)).toBe(paceAfterBatch(0));
+	});
+
+	it('a ramp rises only while requests go: after 20 s with nothing to send it goes on from the pace it had', () => {
+		const pacer = new Pacer(() => 0);
+		const limitedAt = exchange(pacer, 0, 10);
+		pacer.onSent(limitedAt, 0);
+		pacer.onAnswer(limitedAt + 1, limitedAt, limited('1'));
+		const quietFrom = exchange(pacer, pacer.pausedUntil, 10, 100); // a second of the ramp
+		const reached = pacer.pace as number;
+		expect(reached).toBeGreaterThan(10 / 1.01 + 0.5);
+		pacer.onSent(quietFrom + 20_000, 0);
+		// Counted in wall time, the ramp had risen by 2^21 requests a second meanwhile.
+		expect(pacer.pace).toBeGreaterThan(reached);
+		expect(pacer.pace).toBeLessThan(reached + 0.5);
 	});
 
 	it('after a longer wait (a window), the first guess is the pace: no ramp', () => {
@@ -190,7 +219,7 @@ describe('Pacer alone', () => {
 		expect(pacer.pausedUntil).toBe(at + 1 + DEFAULT_WAIT_MS);
 		const guess = pacer.pace as number;
 		expect(guess).toBeCloseTo(10 / 1.01, 1);
-		pacer.onSent(pacer.pausedUntil + 3000, 0);
+		pacer.onSent(exchange(pacer, pacer.pausedUntil, 30, 100), 0);
 		expect(pacer.pace).toBeGreaterThan(guess + 1);
 	});
 
@@ -393,6 +422,28 @@ describe('Pacer in front of the sandbox limiters (simulated time)', () => {
 		expect(run.share).toBeLessThanOrEqual(0.02);
 		expect(run.ratio).toBeLessThanOrEqual(1.16);
 	});
+
+	// A gate lives while its key is used (15 minutes idle at most): a key the trigger polls once a
+	// minute is never new. Counted from its first request, the first guess was what passed over half
+	// an hour and the ramp rose while nothing was sent: 17.9 x N/R at (10, 2), 21.5 x behind the window.
+	it.each<[string, Limit, Workload]>([
+		['Create 1,000 at (10, 2)', { rate: 10, burst: 2 }, create(1000)],
+		[
+			'Create 200, fixed window of 50 per 5 s',
+			{ rate: 10, shape: 'fixed-window', window: 5 },
+			create(200),
+		],
+		['Create 100 at 30 a minute, B=5', { rate: 0.5, burst: 5 }, create(100)],
+	])(
+		'%s, on a key the trigger polled once a minute for half an hour: as on a new key',
+		(_, limit, work) => {
+			const asThroughN8n = { ...work, prepareMsPerItem: N8N_PREPARE_MS };
+			const used = worst(limit, { ...asThroughN8n, usedBefore: { requests: 30, every: 60 } });
+			const fresh = worst(limit, asThroughN8n);
+			expect(used.ratio).toBeLessThanOrEqual(fresh.ratio + 0.05);
+			expect(used.ratio).toBeLessThanOrEqual(1.2);
+		},
+	);
 
 	it('a limit raised during the run is found: the pace passes 8 requests a second within 10 s of the raise', () => {
 		const run = simulate({ rate: 5, burst: 5, schedule: [{ at: 10, rate: 10 }] }, create(300), 1);
