@@ -441,6 +441,14 @@ with a pace learnt and beats a new key. On a used key the 1/64 budget of 429s co
 requests too, so a run may look above its pace once more: the window's 5 of 206 (2.4 %, 3 on a new
 key); in simulation the slow bucket's 5.3 % (3.5 %).
 
+Two rows on a new key through n8n after the change (one run each, \`BENCH_RATE_CASES\`): Create 1,000
+at (10, 2) 1.17 × N/R with 7 of 1,008 answered 429 (the full run above: 1.16 ×, 7), the same
+decisions; 2 workers × 200 started together 1.57 × with 8 of 410 (1.33 × above), the spread of that
+row. By its pace trace, one worker's cruise settled at 3.1-3.3 a second while the other took 7.1,
+just above 0.7 of its best cruise (4.45), so it never counted as stranded; its two looks above that
+pace, made while the other ran, found nothing and spent its budget, and it kept 3.3 a second for the
+30 s after the other left.
+
 ### The pace over time
 
 Requests let through and answered 429 each second (the sandbox's request log), the limit, and each process's pace (its
