@@ -24,6 +24,7 @@ import { join } from 'node:path';
 
 import type { RequestRecord, VideoInfo } from '../sandbox/index.mts';
 import type { RateLimitHeaders } from '../sandbox/types.mts';
+import { createdOnce } from './lib/createRuns.mts';
 import { pacedCreate, pacedReturnAll, type PacedOutcome } from './lib/pacedClient.mts';
 import { ALL_CASES, type Case, type Worker } from './lib/rateLimitCases.mts';
 import type { NodeRunJob, NodeRunReport } from './lib/rateLimitNodeChild.mts';
@@ -131,19 +132,6 @@ function startNode(job: NodeRunJob) {
 }
 
 /** Items (by index in the title) with a video in the store, and videos beyond one per item. */
-function createdOnce(videos: VideoInfo[], prefix: string, count: number) {
-	const perItem = new Array<number>(count).fill(0);
-	for (const video of videos) {
-		const index = Number(video.title.slice(prefix.length));
-		if (video.title.startsWith(prefix) && Number.isInteger(index) && index < count)
-			perItem[index]++;
-	}
-	return {
-		created: perItem.filter((n) => n > 0).length,
-		duplicates: perItem.reduce((sum, n) => sum + Math.max(0, n - 1), 0),
-	};
-}
-
 /** Requests a worker's runs need at the least: one per video, or one per page. */
 const neededBy = (c: Case, worker: Worker) =>
 	c.operation === 'create' ? worker.executions * worker.items : ASSETS / PAGE_SIZE;

@@ -10,6 +10,7 @@ import './lib/env.mts';
 import type { VideoInfo } from '../sandbox/index.mts';
 import type { RateLimitConfig } from '../sandbox/types.mts';
 import { engine, forgetPacing, pollTrigger, runNode } from '../test/harness/engine.mts';
+import { createdOnce, createParameters } from './lib/createRuns.mts';
 import { startRemoteSandbox, type RemoteSandbox } from './lib/remoteSandbox.mts';
 import { round } from './lib/report.mts';
 
@@ -40,7 +41,7 @@ async function run(sandbox: RemoteSandbox, c: (typeof CASES)[number], used: bool
 		await new Promise((resolve) => setTimeout(resolve, EVERY_S * 1000));
 	}
 	const count = async () =>
-		Object.values((await sandbox.call<Counters>('rateLimit.counters')).byKey)[0] ?? {
+		(await sandbox.call<Counters>('rateLimit.counters')).byKey[sandbox.keys.user] ?? {
 			requests: 0,
 			limited: 0,
 		};
@@ -48,21 +49,14 @@ async function run(sandbox: RemoteSandbox, c: (typeof CASES)[number], used: bool
 	const prefix = `used-key ${c.label} ${used ? 'used' : 'new'}:`;
 	const started = performance.now();
 	const result = await runNode({
-		parameters: {
-			resource: 'video',
-			operation: 'create',
-			title: `={{ "${prefix}" + $json.n }}`,
-			template: { __rl: true, mode: 'id', value: sandbox.known.stockTemplateId },
-			customerDataMode: 'keyValue',
-			customerData: { values: [{ key: 'first_name', value: '={{ "Customer " + $json.n }}' }] },
-		},
+		parameters: createParameters(prefix, sandbox.known.stockTemplateId),
 		credentials,
 		items: Array.from({ length: c.items }, (_, n) => ({ json: { n } })),
 	});
 	const seconds = (performance.now() - started) / 1000;
 	const after = await count();
 	const videos = await sandbox.call<VideoInfo[]>('store.listVideos');
-	const titles = videos.filter((video) => video.title.startsWith(prefix)).map((v) => v.title);
+	const { created, duplicates } = createdOnce(videos, prefix, c.items);
 	const requests = after.requests - before.requests;
 	const limited = after.limited - before.limited;
 	return {
@@ -72,7 +66,7 @@ async function run(sandbox: RemoteSandbox, c: (typeof CASES)[number], used: bool
 		requests,
 		'429s': limited,
 		'429 share': `${round((100 * limited) / requests, 1)} %`,
-		'created once': `${new Set(titles).size === titles.length ? titles.length : 'duplicates!'} of ${c.items}`,
+		'created once': `${created} of ${c.items}${duplicates ? `, ${duplicates} twice or more` : ''}`,
 		error: result.error?.message ?? '',
 	};
 }

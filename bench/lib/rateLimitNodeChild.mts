@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { engine, pollTrigger, runNode } from '../../test/harness/engine.mts';
+import { createParameters } from './createRuns.mts';
 import { round } from './report.mts';
 
 export interface NodeRunJob {
@@ -55,14 +56,7 @@ async function execution(index: number) {
 		json: { n: index * job.items + item },
 	}));
 	return await runNode({
-		parameters: {
-			resource: 'video',
-			operation: 'create',
-			title: `={{ "${job.titlePrefix}" + $json.n }}`,
-			template: { __rl: true, mode: 'id', value: job.templateId },
-			customerDataMode: 'keyValue',
-			customerData: { values: [{ key: 'first_name', value: '={{ "Customer " + $json.n }}' }] },
-		},
+		parameters: createParameters(job.titlePrefix, job.templateId),
 		credentials,
 		items,
 	});
