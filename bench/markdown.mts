@@ -449,6 +449,38 @@ just above 0.7 of its best cruise (4.45), so it never counted as stranded; its t
 pace, made while the other ran, found nothing and spent its budget, and it kept 3.3 a second for the
 30 s after the other left.
 
+### The template read right before the creates (tried 2026-11-28, not kept)
+
+Create reads the template, and then n8n reads every item's parameters with nothing in flight
+("Through n8n: the first stretch" above), so the bucket gets back the lookup's token unseen. Tried:
+Create reading every item's fields first (a mistake in any item then stops the run before any
+request), then the lookup, then the creates; through n8n the first create then went 13-17 ms after
+the lookup's answer for 1,000 items, against 317-364 ms. No change to the pacer. In the pacer lab as
+through n8n (32 seeds, mean × N/R) Create at (10, 2) took 1.16 → 1.09 ×, at (10, 1) 1.66 → 1.27 ×,
+beside the trigger 1.12 → 1.08 ×, 429 without \`Retry-After\` 1.20 → 1.15 ×, the joiner pair 1.62 →
+1.30 ×, no row slower by more than 0.01 × (at 20-40 ms too; the joiner pair of \`pacer.test.mts\` at
+5-40 ms, 200 seeds: 1.28 → 1.38 ×). Through n8n, a full \`bench:rate-limit\` run on that build:
+without headers 12 of 25 rows met the goal (11 in the table above), Create at (10, 2) 1.10 ×, at
+(10, 1) 1.14 ×, 429 without \`Retry-After\` 1.16 ×, 2 workers × 200 1.15 ×, 3 workers × 200 1.08 ×,
+the joiner pair 1.22 ×; with X-RateLimit 9 of 12. But Create 500 beside the trigger took 1.25 ×
+(73.8 s; 1.27 × with X-RateLimit), and again 74.6 and 75.0 s in two more runs, against 61.0 and 63.6
+s for the build before in runs alternated with them: that row met the goal and now missed it, so the
+change was not kept.
+
+The cause, traced through n8n (each send and answer of the key's pacer): the trigger's first request
+goes at 0 and is answered at 370 ms, because n8n is busy reading Create's items meanwhile and reads
+the answer only then. Five pass before the first 429 (B = 5, read right), but the burst bound of
+2026-11-27 counts what the least rate the service surely gave (about 6.4 a second) refilled over the
+0.4 s a request was in flight: 2.6 tokens. A bucket that lost one token in that time refilled it in
+0.1 s and was then full: the rest was lost. The burst comes out 3.4, then 2.5, the estimates 11-12 a
+second against 10, and each 429 at that cruise cuts the pace to 0.7 of it: 7.9-8.4 a second for the
+rest of the run. The lab does not show it: its requests are answered whatever the node does. The
+bound the trace asks for is the one of a bucket of the least rate that started full: what that
+bucket had not got back of the first stretch's requests when the first 429 came (each request a
+token, refilled at that rate only while the bucket was below full), plus one. It needs the first
+stretch's send times, not its time in flight, and would also read the lookup's token as refilled in
+the old order; it is the next step on issue 27, with this order of Create.
+
 ### The pace over time
 
 Requests let through and answered 429 each second (the sandbox's request log), the limit, and each process's pace (its
