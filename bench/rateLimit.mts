@@ -131,7 +131,6 @@ function startNode(job: NodeRunJob) {
 	return { ready, go };
 }
 
-/** Items (by index in the title) with a video in the store, and videos beyond one per item. */
 /** Requests a worker's runs need at the least: one per video, or one per page. */
 const neededBy = (c: Case, worker: Worker) =>
 	c.operation === 'create' ? worker.executions * worker.items : ASSETS / PAGE_SIZE;

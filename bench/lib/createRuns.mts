@@ -1,4 +1,4 @@
-// Video > Create as benchmark 6 runs it (bench/rateLimit.mts's node child, bench/usedKey.mts):
+// Video > Create as benchmark 6 runs it (bench/rateLimit.mts, its node child, bench/usedKey.mts):
 // the node's parameters, and how many of the items the sandbox's store holds exactly once.
 import type { VideoInfo } from '../../sandbox/index.mts';
 
