@@ -7,8 +7,10 @@
 //   npm run bench:pacer-lab
 //   PACER_LAB_SEEDS=20 PACER_LAB_HEADERS=none,ratelimit npm run bench:pacer-lab
 //   PACER_LAB_DELAY=40,60 npm run bench:pacer-lab   (ms each way: a service far away; default 2-12)
-//   PACER_LAB_PREPARE_MS=0.32 npm run bench:pacer-lab   (Create as through n8n: the template read
-//     first, then this many ms per item of the process before its first create; default 0)
+//   PACER_LAB_PREPARE_MS=0.32 npm run bench:pacer-lab   (Create as through n8n: this many ms per
+//     item of the process reading the items, then the template read, then PACER_LAB_CHECK_MS per
+//     item (default 0.015 with the reading, else 0) before its first create; default 0, no read.
+//     Create before 2026-11-28, the template read first: PACER_LAB_CHECK_MS=0.32 alone)
 import { ITEM_CONCURRENCY } from '../nodes/VideoPersonalization/actions/router.ts';
 import { PAGE_CONCURRENCY } from '../nodes/VideoPersonalization/transport/pagination.ts';
 import type { RateLimitHeaders } from '../sandbox/types.mts';
@@ -27,9 +29,12 @@ const DELAY = (process.env.PACER_LAB_DELAY || undefined)?.split(',').map(Number)
 	| undefined;
 if (DELAY && !(DELAY.length === 2 && DELAY[0] >= 0 && DELAY[1] >= DELAY[0]))
 	throw new Error('PACER_LAB_DELAY: two numbers of ms, least then most, such as 40,60');
-/** Create as n8n runs it: the template read first, then ms per item with nothing in flight (unset: 0). */
+/** Create as n8n runs it: ms per item reading the items, then the template read (unset: 0). */
 const PREPARE_MS = Number(process.env.PACER_LAB_PREPARE_MS || 0);
 if (!(PREPARE_MS >= 0)) throw new Error('PACER_LAB_PREPARE_MS: ms per item, such as 0.32');
+/** Then ms per item checking them against the template (measured through n8n, 2026-11-28). */
+const CHECK_MS = Number(process.env.PACER_LAB_CHECK_MS || (PREPARE_MS ? 0.015 : 0));
+if (!(CHECK_MS >= 0)) throw new Error('PACER_LAB_CHECK_MS: ms per item, such as 0.015');
 /** Requests a poll of the trigger made while Create ran in benchmark 6 (79 in 4 polls, 2026-11-27). */
 const POLL_REQUESTS = 20;
 /** Issue 27's goal, as in benchmark 6. */
@@ -45,6 +50,7 @@ const workloads = (c: Case): Workload[] =>
 					concurrency: ITEM_CONCURRENCY,
 					polls: c.pollEvery ? { every: c.pollEvery, requests: POLL_REQUESTS } : undefined,
 					prepareMsPerItem: PREPARE_MS,
+					checkMsPerItem: CHECK_MS,
 				},
 	);
 
@@ -74,6 +80,6 @@ for (const headers of HEADERS)
 		});
 	}
 console.log(
-	`Pacer lab: benchmark 6's cases in simulated time, ${SEEDS} seeds each${DELAY ? `, ${DELAY.join('-')} ms each way` : ''}${PREPARE_MS ? `, ${PREPARE_MS} ms an item before Create's first create` : ''}; goal <= ${TARGET_TIME} × N/R and <= ${100 * TARGET_SHARE} % 429`,
+	`Pacer lab: benchmark 6's cases in simulated time, ${SEEDS} seeds each${DELAY ? `, ${DELAY.join('-')} ms each way` : ''}${PREPARE_MS + CHECK_MS ? `, ${PREPARE_MS} ms an item, the template read, ${CHECK_MS} ms an item before Create's first create` : ''}; goal <= ${TARGET_TIME} × N/R and <= ${100 * TARGET_SHARE} % 429`,
 );
 console.table(rows);

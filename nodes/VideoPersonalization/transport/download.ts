@@ -27,8 +27,7 @@ export async function downloadToBinary(
 ): Promise<IBinaryData> {
 	const fail = (message: string, description?: string) =>
 		new NodeOperationError(ctx.getNode(), message, { itemIndex: file.itemIndex, description });
-	let url = file.url;
-	let redirectedFrom: string | undefined;
+	let [url, redirectedFrom] = [file.url, undefined as string | undefined];
 	for (let redirects = 0; ; redirects++) {
 		const problem = fileUrlProblem(url);
 		if (problem && redirectedFrom)

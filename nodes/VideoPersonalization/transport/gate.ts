@@ -63,8 +63,7 @@ export class KeyGate {
 	}
 
 	private leave(waiter: Waiter): void {
-		const index = this.queue.indexOf(waiter);
-		if (index >= 0) this.queue.splice(index, 1);
+		if (this.queue.includes(waiter)) this.queue.splice(this.queue.indexOf(waiter), 1);
 		waiter.resolve(undefined);
 		this.wake?.abort();
 	}
@@ -124,7 +123,6 @@ export function gateFor(baseUrl: string, apiKey: string): KeyGate {
 		idle.sort(([, left], [, right]) => left.lastUsed - right.lastUsed);
 		for (const [key] of idle.slice(0, keyGates.size - MAX_GATES + 1)) keyGates.delete(key);
 	}
-	let gate = keyGates.get(id);
-	if (!gate) keyGates.set(id, (gate = new KeyGate()));
-	return gate;
+	if (!keyGates.has(id)) keyGates.set(id, new KeyGate());
+	return keyGates.get(id) as KeyGate;
 }

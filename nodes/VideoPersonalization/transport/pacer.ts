@@ -15,8 +15,8 @@ import { headerText, parseRetryAfter, readLimitHeaders } from './headers';
  *   service took more, both since the key was last quiet over a second (the bucket full again:
  *   a key the trigger polled for an hour is not read as slow). After a wait of a second or less
  *   the guess says little: a probe follows.
- *   Each later 429 bounds the burst: what passed, less what the rate the service surely gave
- *   since refilled while requests were going (a full bucket with none in flight gains nothing).
+ *   Each later 429 bounds the burst: what a bucket of the rate the service surely gave, full
+ *   when the stretch began and never above full, lacked when the first 429 was sent, plus one.
  * - A probe raises the pace by 1/K of it, the rise doubling every pause while requests go (not
  *   while the key is quiet), until a 429. Probes are spaced so that they cost at most 1/K_PROBE
  *   of the requests, and the 429s they draw stay within 1/K of the requests sent and expected; a
@@ -68,12 +68,11 @@ export class Pacer {
 	private pauseMs = DEFAULT_WAIT_MS;
 	private shortestTrip = Number.POSITIVE_INFINITY;
 	private lastAnswerAt = 0;
-	/** Since the key was last quiet over a second (a bucket of a request a second or more is full
-	 * again): when, the requests accepted, the time nothing was in flight (no refill then: the bucket
-	 * was full). The first 429 reads it: what passed before it, and over how long. */
-	private stretch = { at: 0, accepted: 0, idleMs: 0 };
-	/** What passed before the first 429, over how long requests were going (seconds). */
-	private first = { accepted: 1, seconds: 0 };
+	/** When the requests accepted since the key was last quiet over a second (a bucket of a request
+	 * a second or more is full again) were sent, the latest 1000. The first 429 reads it. */
+	private stretch: number[] = [];
+	/** When what passed before the first 429 was sent, in order, then that 429 (none yet: one). */
+	private first = [0];
 	/** Since the last 429: when it was sent (the bucket was empty) and answered, when its pause
 	 * ended, the requests accepted ([sent at, answered at]), the answers at the cruise pace. */
 	private since = { emptyAt: 0, answeredAt: 0, resumeAt: 0, through: [] as number[][], answers: 0 };
@@ -106,8 +105,7 @@ export class Pacer {
 		// does not rise meanwhile, and a stretch begins (the first 429 reads the last one).
 		const quietMs = inFlight ? 0 : now - Math.max(this.nextAt, this.pausedUntil, this.lastAnswerAt);
 		if (quietMs > DEFAULT_WAIT_MS && this.probe) this.probe.at += quietMs;
-		if (quietMs > DEFAULT_WAIT_MS) this.stretch = { at: now, accepted: 0, idleMs: 0 };
-		else this.stretch.idleMs += quietMs;
+		if (quietMs > DEFAULT_WAIT_MS) this.stretch = [];
 		if (this.pace === undefined) return;
 		this.pace = this.paceAt(now);
 		this.nextAt = now + (1000 / this.pace) * (1 + PAUSE_JITTER * (this.random() - 0.5));
@@ -123,7 +121,7 @@ export class Pacer {
 		this.told = rate ?? this.told;
 		const asked = parseRetryAfter(headerText(answer.headers, 'retry-after'), now);
 		if (answer.status === 429) return this.onLimited(now, sentAt, asked ?? resetMs);
-		this.stretch.accepted++;
+		if (this.pace === undefined && this.stretch.push(sentAt) > 1000) this.stretch.shift();
 		// Nothing remains (this one passed: the burst counts it). Once paced, wait a token. The first
 		// time, as a 429 would say it (nothing refused), the reset its wait; one in whole seconds is up
 		// to one late, so a reset within 2 s may be a bucket refilled in a second: a second's wait.
@@ -163,11 +161,9 @@ export class Pacer {
 		if (!last) return 0;
 		// Empty at both 429s: at least as many tokens came as requests passed, a rate surely given.
 		const least = through.length / ((last[1] - this.since.emptyAt) / 1000);
-		// The bucket held at most what passed before the first 429, less what that rate refilled
-		// while requests were going (one more for the token in flight; never a bucket of one where
-		// two passed). Far away the first 429 comes late and what passed counts much refill.
-		const { accepted, seconds } = this.first;
-		const bound = Math.max(Math.min(2, accepted), accepted + 1 - least * seconds);
+		// The first 429 found under a token: the burst is below what a bucket of that rate lacked then,
+		// that 429 counted (never 1 where 2 passed). By send times: an answer read late hid no refill.
+		const bound = Math.max(Math.min(2, this.first.length - 1), lacking(this.first, least));
 		this.burst.size = Math.min(this.burst.size, bound);
 		const rates = through.slice(0, -1).map(([sentAt], index) => {
 			const span = (last[1] - sentAt - this.shortestTrip) / 1000;
@@ -233,14 +229,22 @@ export class Pacer {
 
 	/** The first 429: the burst is what passed; the first guess, that over the time until the service takes more. */
 	private firstLimit(sentAt: number, waitMs: number): void {
-		const accepted = Math.max(1, this.stretch.accepted);
-		this.cruise = this.pace = (1000 * accepted) / (sentAt - this.stretch.at + waitMs);
+		this.first = [...this.stretch.sort((a, b) => a - b), sentAt];
+		const accepted = Math.max(1, this.first.length - 1);
+		this.cruise = this.pace = (1000 * accepted) / (sentAt - this.first[0] + waitMs);
 		this.burst = { size: accepted, low: Math.max(1, (this.cruise * waitMs) / 1000) };
-		this.first = { accepted, seconds: (sentAt - this.stretch.at - this.stretch.idleMs) / 1000 };
 		// A wait of a second or less says little of the rate: ramp up from the guess by one request per
 		// pause, doubling (the same ramp for every process on the key). A longer wait says when capacity
 		// comes back (a window, or a slow bucket): the guess is then the rate, or above it.
 		if (waitMs <= DEFAULT_WAIT_MS)
 			this.probe = { at: 0, from: this.cruise, step: 1000 / this.pauseMs };
 	}
+}
+
+/** What a bucket refilled at `perSecond`, full before the first of `sends`, lacks after them (each takes a token). */
+export function lacking(sends: number[], perSecond: number): number {
+	let lacked = 0;
+	for (const [index, at] of sends.entries())
+		lacked = 1 + Math.max(0, lacked - (perSecond * (at - (sends[index - 1] ?? at))) / 1000);
+	return lacked;
 }

@@ -56,12 +56,12 @@ export function servedPageSize(asked: number, limit: number, served: number, tot
 
 /** Joins pages in order, drops records seen on an earlier page (offset lists shift), cuts to the limit. */
 export function mergePages(pages: IDataObject[][], selection: ListSelection): IDataObject[] {
-	const seen = new Set<string>();
+	const seen = new Set<string | undefined>();
 	const records: IDataObject[] = [];
 	for (const record of pages.flat()) {
 		const id = record.id === undefined ? undefined : String(record.id);
 		if (id !== undefined && seen.has(id)) continue;
-		if (id !== undefined) seen.add(id);
+		seen.add(id);
 		records.push(record);
 		if (!selection.returnAll && records.length >= selection.limit) break;
 	}

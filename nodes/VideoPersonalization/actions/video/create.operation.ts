@@ -115,15 +115,12 @@ function readTitle(ctx: IExecuteFunctions, itemIndex: number): string {
 }
 
 /**
- * Reads and checks one item and resolves its template: its request, or undefined when Check
- * Only noted problems. A real run and Check Only take this one path.
+ * Reads and checks one item's fields, sending nothing. With Check Only, `problems` notes what is
+ * wrong and the reading goes on. A real run and Check Only take this one path.
  */
-async function checkedRequest(
-	ctx: IExecuteFunctions,
-	api: ServiceClient,
-	itemIndex: number,
-	problems?: Error[],
-) {
+async function readItem(ctx: IExecuteFunctions, { itemIndex }: { itemIndex: number }) {
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const problems: Error[] | undefined = options.checkOnly === true ? [] : undefined;
 	const check = async <T>(read: () => T | Promise<T>) => await runCheck(problems, read);
 	const title = await check(() => readTitle(ctx, itemIndex));
 	const criteria = await check(() => readTemplateCriteria(ctx, itemIndex));
@@ -132,10 +129,25 @@ async function checkedRequest(
 	const fields = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const aiMessaging = await check(() => readAiMessaging(ctx, itemIndex, fields));
 	const timeoutMs = (await check(() => readTimeoutMs(ctx, itemIndex))) ?? DEFAULT_TIMEOUT_MS;
-	// Read here too: a wrong value stops the run before any video is created (an item's template may
-	// have been looked up for another), and no lookup, which other items may share, is sent with it.
+	// Read here too: a wrong value stops the run before any lookup (other items may share it) is sent.
 	const budgetMs = await check(() => readBudgetMs(ctx, itemIndex));
 	const wait = await check(() => readWaitSettings(ctx, itemIndex, timeoutMs));
+	const projectId = typeof fields.projectId === 'string' ? fields.projectId.trim() : '';
+	const read = { title, criteria, customerData, aspectRatio, aiMessaging, projectId };
+	return { itemIndex, problems, read, timeoutMs, budgetMs, wait };
+}
+
+/**
+ * Resolves a read item's template and checks its customer data against it: its request, or
+ * undefined when Check Only noted problems.
+ */
+async function checkedRequest(
+	ctx: IExecuteFunctions,
+	api: ServiceClient,
+	{ itemIndex, problems, read, timeoutMs, budgetMs, wait }: Awaited<ReturnType<typeof readItem>>,
+) {
+	const check = async <T>(run: () => T | Promise<T>) => await runCheck(problems, run);
+	const { title, criteria, customerData, aspectRatio, aiMessaging, projectId } = read;
 	const template =
 		criteria && budgetMs && (await check(() => resolveTemplate(ctx, api, itemIndex, criteria)));
 	if (template && customerData) {
@@ -153,7 +165,6 @@ async function checkedRequest(
 		aspect_ratio: aspectRatio,
 	};
 	if (aiMessaging) body.ai_messaging = aiMessaging;
-	const projectId = typeof fields.projectId === 'string' ? fields.projectId.trim() : '';
 	if (projectId) body.project_id = projectId;
 	const call: RestRequest = {
 		method: 'POST',
@@ -169,7 +180,7 @@ async function checkedRequest(
 }
 
 /**
- * Create runs all items itself: every item is read and checked and its template resolved before
+ * Create runs all items itself: every item is read and checked, then its template resolved, before
  * any video is created, so a mistake in one item costs no credits for the others; then the
  * videos are created, then those with Wait for Completion are waited for together. An item with
  * Check Only stops after its checks: its output says what would be sent, or every problem.
@@ -177,12 +188,14 @@ async function checkedRequest(
 export async function executeAll(this: IExecuteFunctions, api: ServiceClient) {
 	const run: CreateRun = { outputs: new Map(), created: [] };
 	const items = this.getInputData().map((_, itemIndex) => ({ itemIndex }));
-	const checked = await forEachItem(this, run, items, async ({ itemIndex }) => {
-		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const problems = options.checkOnly === true ? [] : undefined;
-		const request = await checkedRequest(this, api, itemIndex, problems);
-		if (!problems) return request ? [request] : [];
-		run.outputs.set(itemIndex, checkOnlyOutput(this, itemIndex, request, problems));
+	// Every item's fields first, then the templates: a mistake in any item's fields stops the run
+	// before any request is sent, and the lookups go right before the creates (a pause between them
+	// would let the service's bucket refill unseen, and the pace read the first 429 wrong).
+	const read = await forEachItem(this, run, items, async (item) => await readItem(this, item));
+	const checked = await forEachItem(this, run, read, async (item) => {
+		const request = await checkedRequest(this, api, item);
+		if (!item.problems) return request ? [request] : [];
+		run.outputs.set(item.itemIndex, checkOnlyOutput(this, item.itemIndex, request, item.problems));
 		return [];
 	});
 	await forEachItem(this, run, checked.flat(), async ({ itemIndex, call, wait }) => {

@@ -6,8 +6,8 @@
  * delays on the way (2-12 ms each way by default, and now and then a stall of up to 40 ms, as
  * measured through n8n's engine on the benchmark machine; a service far away, the limit's
  * latencyMs, adds half of it each way). Workloads: executions of several items (items in
- * parallel, as the router sends them; optionally after Create's template read and the pause
- * while n8n reads the items), Return All (a first page, then pages in parallel), and beside them
+ * parallel, as the router sends them; optionally after the pause while n8n reads the items and
+ * Create's template read), Return All (a first page, then pages in parallel), and beside them
  * the trigger's polls on the same key. Processes: each has its own pacer, all share
  * the key's limit (queue mode's workers); a process may start late, or on a key it used before.
  */
@@ -29,12 +29,16 @@ export interface Workload {
 	/** The trigger on the same key while the executions go: polls of `requests` read one at a
 	 * time, each `every` seconds after the last one ended (as n8n's poll and the trigger's phases). */
 	polls?: { every: number; requests: number };
-	/** Create as n8n runs it: a first request alone (the template, read once per process), then
-	 * this many ms per item of the process (every execution's) with nothing in flight before the
-	 * first create (n8n reads every item's parameters first, the executions' one after another).
-	 * Measured through n8n, 2026-11-27: 0.32-0.36 ms an item for one execution of 1,000, 0.25 for
-	 * 40 of 25, 0.6-0.8 for two workers of 200 each. */
+	/** Create as n8n runs it: this many ms per item of the process (every execution's) with nothing
+	 * in flight (n8n reads every item's parameters, the executions' one after another), then a
+	 * request alone (the template, read once per process), then `checkMsPerItem` after its answer
+	 * (each item checked against the template) before the first create. Measured through n8n: the
+	 * reading 0.32-0.36 ms an item for one execution of 1,000, 0.25 for 40 of 25, 0.6-0.8 for two
+	 * workers of 200 each (2026-11-27); the check 0.013-0.017 for 1,000 (2026-11-28). */
 	prepareMsPerItem?: number;
+	/** After the template's answer, this many ms per item before the first create (above). Until
+	 * 2026-11-28 Create read the template before the items: 0 before it and about 0.32 after. */
+	checkMsPerItem?: number;
 	/** Before the start, the key was used: this many requests one at a time, `every` seconds apart,
 	 * each let through (the trigger polling the key, or earlier runs), so the gate is not new. */
 	usedBefore?: { requests: number; every: number };
@@ -245,13 +249,16 @@ export function simulate(
 			}
 		};
 		later(start + (load.startAfter ?? 0) * 1000, () => {
-			const prepareMs = (load.prepareMsPerItem ?? 0) * load.items * load.executions;
-			if (prepareMs === 0) return begin();
+			const perItem = (ms = 0) => ms * load.items * load.executions;
+			const [readMs, checkMs] = [perItem(load.prepareMsPerItem), perItem(load.checkMsPerItem)];
+			if (readMs + checkMs === 0) return begin();
 			total++;
-			send(gate, () => {
-				done++;
-				later(now + prepareMs, begin);
-			});
+			later(now + readMs, () =>
+				send(gate, () => {
+					done++;
+					later(now + checkMs, begin);
+				}),
+			);
 		});
 	});
 	const paces: number[][] = gates.map(() => []);

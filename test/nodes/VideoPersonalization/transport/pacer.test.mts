@@ -9,6 +9,7 @@
 import { readLimitHeaders } from '../../../../nodes/VideoPersonalization/transport/headers.ts';
 import {
 	DEFAULT_WAIT_MS,
+	lacking,
 	Pacer,
 	PAUSE_JITTER,
 } from '../../../../nodes/VideoPersonalization/transport/pacer.ts';
@@ -185,6 +186,26 @@ describe('Pacer alone', () => {
 		expect(paceAfter(true)).toBe(paceAfter(false));
 	});
 
+	// Through n8n the trigger's first request was answered at 370 ms: n8n was reading Create's
+	// items and read the answer only then. Counted as time the bucket refilled, the first stretch
+	// bounded a burst of 5 to 3.4 and the estimates ran at 11-12 a second against 10 (2026-11-28).
+	it('an answer read late hides no refill: the burst the first 429 showed, and the pace after, are as with the answer read at once', () => {
+		const paceAfter = (answeredAt: number) => {
+			const pacer = new Pacer(() => 0);
+			pacer.onSent(0, 0);
+			pacer.onAnswer(answeredAt, 0, ok);
+			let now = exchange(pacer, answeredAt, 4); // a bucket of 5: 5 passed, the 6th is refused
+			pacer.onSent(now, 0);
+			pacer.onAnswer(now + 1, now, limited('1'));
+			now = exchange(pacer, pacer.pausedUntil, 30, 100); // then 10 a second, the bucket's rate
+			pacer.onSent(now, 0);
+			pacer.onAnswer(now + 1, now, limited('1'));
+			return pacer.pace as number;
+		};
+		// The first guess differs (5 over 1.37 s, not 1.01 s); counted as refill, 0.6 a second apart.
+		expect(paceAfter(370)).toBeCloseTo(paceAfter(5), 1);
+	});
+
 	it('takes the rate from a RateLimit-Policy at once, and holds a request for a token when none remains', () => {
 		const pacer = new Pacer(() => 0.5);
 		const headers = { 'ratelimit-policy': '10;w=1', 'ratelimit-remaining': '0' };
@@ -273,6 +294,17 @@ describe('Pacer alone', () => {
 	});
 });
 
+describe('lacking: what a bucket of a known rate lacks after requests took tokens', () => {
+	it('each request takes a token; the bucket refills at the rate, never above full', () => {
+		expect(lacking([], 10)).toBe(0);
+		expect(lacking([0, 0, 0], 10)).toBe(3);
+		expect(lacking([0, 5, 10], 10)).toBeCloseTo(2.9, 9); // 0.05 refilled between each
+		// Full again after 100 ms at 10 a second: the second second of quiet refills nothing more.
+		expect(lacking([0, 2000, 2000], 10)).toBe(2);
+		expect(lacking([0, 0, 0, 0, 150], 10)).toBeCloseTo(3.5, 9);
+	});
+});
+
 describe('readLimitHeaders: the conventions services use', () => {
 	const now = Date.parse('2026-11-24T12:00:00Z');
 
@@ -324,8 +356,9 @@ describe('Pacer in front of the sandbox limiters (simulated time)', () => {
 		startAfter,
 	});
 	const returnAll: Workload = { executions: 1, items: 100, concurrency: 10, firstAlone: true };
-	/** Create as n8n runs it: ms an item with nothing in flight before the first create (traced). */
-	const N8N_PREPARE_MS = 0.32;
+	/** Create as n8n runs it (traced): the items read (ms an item, nothing in flight), the template
+	 * read, then the items checked against it (ms an item) before the first create. */
+	const N8N_CREATE = { prepareMsPerItem: 0.32, checkMsPerItem: 0.015 };
 	const worst = (limit: Limit, work: Workload | Workload[], seeds = [1, 2, 3]) => {
 		const runs = seeds.map((seed) => simulate(limit, work, seed));
 		return {
@@ -392,33 +425,30 @@ describe('Pacer in front of the sandbox limiters (simulated time)', () => {
 		expect(run.ratio).toBeLessThan(1.03);
 	});
 
-	// Through n8n, Create reads the template first (once per process), then reads every item's
-	// parameters before its first create: 0.32-0.36 s for 1,000 items with nothing in flight, in
-	// which the bucket gets back the token the read took. So 3 pass before the first 429 at B = 2,
-	// the estimates run a token high, and n8n took 1.16 x N/R with 7 of 1,008 answered 429
-	// (BENCHMARKS.md section 6), which the simulation without that pause does not show.
-	it('Create as through n8n (the template read, then 0.32 ms an item with nothing in flight): at (10, 2) what n8n took, not what the simulation takes without it', () => {
-		const asThroughN8n = worst(
-			{ rate: 10, burst: 2 },
-			{ ...create(1000), prepareMsPerItem: N8N_PREPARE_MS },
-		);
+	// Through n8n, Create reads every item's parameters (0.32-0.36 s for 1,000 items, nothing in
+	// flight), then the template, then the creates. Until 2026-11-28 it read the template first: in
+	// the pause after it the bucket got back the token the read took, so 3 passed before the first
+	// 429 at B = 2, the estimates ran a token low, and n8n took 1.16 x N/R with 7 of 1,008 answered
+	// 429 (BENCHMARKS.md section 6). With the read right before the creates: as without the pause.
+	it('Create as through n8n (the items read, then the template, then the creates): at (10, 2) as without the pause; the template read before the pause cost a token', () => {
+		const asThroughN8n = worst({ rate: 10, burst: 2 }, { ...create(1000), ...N8N_CREATE });
 		const withoutThePause = worst({ rate: 10, burst: 2 }, create(1000));
-		for (const run of asThroughN8n.runs) {
+		const readFirst = worst({ rate: 10, burst: 2 }, { ...create(1000), checkMsPerItem: 0.32 });
+		for (const run of [...asThroughN8n.runs, ...readFirst.runs])
 			expect(run.requests - run.limited).toBe(1001); // every item, and the template once
-			expect(run.limited).toBe(7);
-		}
-		expect(asThroughN8n.ratio).toBeGreaterThan(1.14);
-		expect(asThroughN8n.ratio).toBeLessThan(1.2);
+		expect(asThroughN8n.ratio).toBeLessThan(1.12);
 		expect(withoutThePause.ratio).toBeLessThan(1.12);
+		for (const run of readFirst.runs) expect(run.limited).toBe(7);
+		expect(readFirst.ratio).toBeGreaterThan(1.14);
 	});
 
-	// Before the first 429 the bucket holds at most what passed, plus the token in flight, less
-	// what the least rate the service surely gave refilled while requests were going: far away the
-	// first 429 comes late and what passed counts that refill (12 at B = 5 here). Without the bound
-	// the estimates ran low: 1.21 x. Create's pause is not counted as refill: the bucket was full.
+	// The first 429 found less than a token: the bucket holds less than one of the least rate the
+	// service surely gave lacked then, plus that 429's token. Far away the first 429 comes late and
+	// what passed counts much refill (12 at B = 5 here). Without the bound the estimates ran low:
+	// 1.21 x. Create's pause is no refill: the bucket was full.
 	it('far away (60 ms), 40 executions x 25 items with the pause: the burst is bounded by what the first stretch refilled, within 1.16 x N/R', () => {
 		const far = { rate: 10, burst: 5, latencyMs: 60 };
-		const run = worst(far, { ...create(25), executions: 40, prepareMsPerItem: N8N_PREPARE_MS });
+		const run = worst(far, { ...create(25), executions: 40, ...N8N_CREATE });
 		expect(run.share).toBeLessThanOrEqual(0.02);
 		expect(run.ratio).toBeLessThanOrEqual(1.16);
 	});
@@ -437,7 +467,7 @@ describe('Pacer in front of the sandbox limiters (simulated time)', () => {
 	])(
 		'%s, on a key the trigger polled once a minute for half an hour: as on a new key',
 		(_, limit, work) => {
-			const asThroughN8n = { ...work, prepareMsPerItem: N8N_PREPARE_MS };
+			const asThroughN8n = { ...work, ...N8N_CREATE };
 			const used = worst(limit, { ...asThroughN8n, usedBefore: { requests: 30, every: 60 } });
 			const fresh = worst(limit, asThroughN8n);
 			expect(used.ratio).toBeLessThanOrEqual(fresh.ratio + 0.05);
@@ -499,23 +529,27 @@ describe('Pacer in front of the sandbox limiters (simulated time)', () => {
 		expect(run.share).toBeLessThanOrEqual(0.03);
 	});
 
-	// With Create's pause, as through n8n (the template read, then the items read with nothing in
-	// flight). Before the look (without the pause), two of these seeds took 2.07 and 2.20 x N/R:
-	// the joiner kept 1.3 requests a second. A joiner crowded from its start is never cut far
-	// below its best and keeps its pace (BENCHMARKS.md 6, "A late joiner crowded from its start"):
-	// with the pause 1 of 48 seeds (the 48th, 2.00 x), none of these; without it 6 of 48.
-	it('a process cut far below its best pace by another looks again once quiet: here the late joiner is not stranded when the other leaves', () => {
-		const pausing = (items: number, startAfter = 0) => ({
+	// A joiner crowded from its start is cut to what the other leaves over; never cut far below its
+	// best, it may keep that pace after the other leaves (BENCHMARKS.md 6, "A late joiner crowded
+	// from its start"): a lottery of the first 429s' timing. As through n8n, 48 seeds: 6 such runs
+	// at 5-40 ms and 6 at loopback; with the template read before the items (until 2026-11-28), 1
+	// and 11. Pinned so that it grows no worse.
+	it('two processes, one joining late, as through n8n (48 seeds, near and far): the median within 1.25 x, the joiner left at a crowded pace in at most 1 run of 6', () => {
+		const asThroughN8n = (items: number, startAfter = 0) => ({
 			...create(items, startAfter),
-			prepareMsPerItem: N8N_PREPARE_MS,
+			...N8N_CREATE,
 		});
-		const ratios = Array.from({ length: 12 }, (_, seed) =>
-			simulate({ rate: 10, burst: 5 }, [pausing(300), pausing(100, 10)], seed + 1, {
-				delayMs: [5, 40],
-			}),
-		).map((run) => run.ratio);
-		expect(Math.max(...ratios)).toBeLessThanOrEqual(1.75);
-		expect(ratios.sort((a, b) => a - b)[6]).toBeLessThanOrEqual(1.3);
+		for (const delayMs of [[5, 40] as [number, number], undefined]) {
+			const ratios = Array.from({ length: 48 }, (_, seed) =>
+				simulate({ rate: 10, burst: 5 }, [asThroughN8n(300), asThroughN8n(100, 10)], seed + 1, {
+					delayMs,
+				}),
+			)
+				.map((run) => run.ratio)
+				.sort((a, b) => a - b);
+			expect(ratios[24]).toBeLessThanOrEqual(1.25);
+			expect(ratios.filter((ratio) => ratio > 1.75).length).toBeLessThanOrEqual(8);
+		}
 	});
 
 	it('a joiner crowded to 1 request a second from its start is not stranded there: a 429 at that cruise cuts it, and the cut looks again once the other leaves', () => {

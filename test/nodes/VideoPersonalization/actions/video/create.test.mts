@@ -355,6 +355,23 @@ describe('Video > Create', () => {
 		expect(items[2].json.id).toEqual(expect.any(String));
 	});
 
+	it("reads every item's fields before it sends anything: a mistake in the last item sends no request", async () => {
+		const s = sandbox();
+		const { error } = await create(
+			{
+				template: { __rl: true, mode: 'name', value: s.known.stockTemplateName },
+				title: '={{ $json.title }}',
+			},
+			// A key no other test here uses: no template found before is kept for it.
+			{
+				items: [...Array.from({ length: 40 }, () => ({ title: 'Ana' })), { title: '' }],
+				key: s.keys.orgAdmin,
+			},
+		);
+		expect(error?.message).toMatch(/Title: is empty \[item 40\]/);
+		expect(s.requests.log).toEqual([]);
+	});
+
 	it('with Continue On Fail, a template lookup that fails for items sharing it gives each item its error', async () => {
 		// The items look the template up together (one lookup): each still gets its own error item.
 		const { items, error, posts } = await create(
