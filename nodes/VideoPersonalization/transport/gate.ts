@@ -85,8 +85,7 @@ export class KeyGate {
 				if (at !== undefined && at > first.deadline) this.leave(first);
 				else if (at !== undefined && at <= now) {
 					this.queue.shift();
-					this.pacer.onSent(now, this.inFlight);
-					this.inFlight++;
+					this.pacer.onSent(now, this.inFlight++); // the others in flight, then this one
 					first.resolve(now);
 				} else {
 					const soonest = Math.min(...this.queue.map((waiter) => waiter.deadline));

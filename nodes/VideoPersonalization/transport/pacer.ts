@@ -71,7 +71,7 @@ export class Pacer {
 	/** When the requests accepted since the key was last quiet over a second (a bucket of a request
 	 * a second or more is full again) were sent, the latest 1000. The first 429 reads it. */
 	private stretch: number[] = [];
-	/** When what passed before the first 429 was sent, in order, then that 429 (none yet: one). */
+	/** When what passed before the first 429 was sent, in order, then that 429 ([0] before it: a bound of 1). */
 	private first = [0];
 	/** Since the last 429: when it was sent (the bucket was empty) and answered, when its pause
 	 * ended, the requests accepted ([sent at, answered at]), the answers at the cruise pace. */
