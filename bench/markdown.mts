@@ -258,29 +258,29 @@ With the burst bound of 2026-11-27 (the second item below). Before it: at 20-40 
   flight for 0.32-0.36 s while n8n reads the items (not a slow first request, as this said until 2026-11-27: "Through
   n8n" below), 3 pass before the first 429 at B = 2, and the estimate after the ramp is 8.5 a second (9.6 in the
   lab), hence 1.16 × through n8n against 1.09 × in the lab.
-- **The bound (2026-11-27).** After each later 429 the burst is taken as at most what passed before the first 429,
-  plus one (the token in flight), less what the least rate the service surely gave since refilled while requests were
-  going, and never a bucket of one where two passed. The least rate: between two 429s, each leaving the bucket empty,
-  at least as many tokens came as requests passed. While requests were going: before the first 429, the time with
-  nothing in flight is left out (a full bucket refills nothing; through n8n, Create's pause while it reads the items:
-  "Through n8n" below). The bound only lowers the burst and does not depend on it, so a wrong estimate cannot feed it.
-  In the lab (rows above, no headers; the three header modes identical elsewhere, 32 seeds at loopback): at loopback
-  the 60 ms row 1.20 → 1.11 × (32 of 32 seeds met), the rest within 0.01 ×; at 20-40 ms (16 seeds) Create 300 100 ms
-  away 1.60 → 1.38 ×, the limit raised 1.15 → 1.11 ×, the joiner pair 1.32 → 1.36 × (worst 1.53 → 1.99 ×). With
-  Create's pause, as through n8n: at loopback the 60 ms row 1.21 → 1.13 ×, the rest within 0.01 ×; at 20-40 ms 40 × 25
-  1.22 → 1.12 × (16 of 16 met), the trigger's row 1.24 → 1.14 ×, the limit raised 1.18 → 1.13 ×, the joiner pair 1.41
-  → 1.27 ×, Create 300 100 ms away 1.60 → 1.39 ×, but 2 workers × 200 1.18 → 1.23 × and 3 workers with a joiner 1.25 →
-  1.31 × (worst 1.41 → 2.24 ×); at 40-60 ms the limit raised 1.25 → 1.16 ×, Create 300 100 ms away 1.64 → 1.51 ×, 3
-  workers 1.38 → 1.44 ×, 3 workers with a joiner 1.27 → 1.32 ×. Of 17 shapes the lab does not hold (R from 1 to 20, B
-  from 1 to 40, windows, no \`Retry-After\`, pairs, a joiner, a limit lowered from 20 to 10; 16 seeds, with and without
-  the pause, loopback and 20-40 ms), one is slower by more than 0.01 ×: the joiner at (20, 10) on loopback without the
-  pause, 1.20 → 1.25 × (worst 1.57 → 1.67 ×); faster: R = 20, B = 5 at 20-40 ms 1.34 → 1.22 × (1.35 → 1.28 × with the
-  pause), 20 executions × 25 at (20, 10) 1.18-1.23 → 1.15-1.17 × in all four, the joiner at (20, 10) with the pause
-  1.21 → 1.16 × on loopback. Of 48 joiner pairs of \`pacer.test.mts\`'s row (5-40 ms) stranded: 6 without the pause (1
-  before), 1 with it (none before); on loopback with the pause 25 of 100 (24 before), as through n8n (4 of 15 runs). A
-  first version took the rate of the bound from the estimate, which depends on the burst: an estimate spanning a limit
-  that fell lowered the burst for good and kept later estimates high (the limit lowered from 20 to 10, 20-40 ms: 1.10
-  → 1.18 ×), and it stranded 16 of those 48 joiners; the items below took it so too.
+- **The bound (2026-11-27; replaced on 2026-11-28: "The bound by send times" below).** After each later 429 the burst is
+  taken as at most what passed before the first 429, plus one (the token in flight), less what the least rate the
+  service surely gave since refilled while requests were going, and never a bucket of one where two passed. The least
+  rate: between two 429s, each leaving the bucket empty, at least as many tokens came as requests passed. While requests
+  were going: before the first 429, the time with nothing in flight is left out (a full bucket refills nothing; through
+  n8n, Create's pause while it reads the items: "Through n8n" below). The bound only lowers the burst and does not
+  depend on it, so a wrong estimate cannot feed it. In the lab (rows above, no headers; the three header modes identical
+  elsewhere, 32 seeds at loopback): at loopback the 60 ms row 1.20 → 1.11 × (32 of 32 seeds met), the rest within 0.01
+  ×; at 20-40 ms (16 seeds) Create 300 100 ms away 1.60 → 1.38 ×, the limit raised 1.15 → 1.11 ×, the joiner pair 1.32 →
+  1.36 × (worst 1.53 → 1.99 ×). With Create's pause, as through n8n: at loopback the 60 ms row 1.21 → 1.13 ×, the rest
+  within 0.01 ×; at 20-40 ms 40 × 25 1.22 → 1.12 × (16 of 16 met), the trigger's row 1.24 → 1.14 ×, the limit raised
+  1.18 → 1.13 ×, the joiner pair 1.41 → 1.27 ×, Create 300 100 ms away 1.60 → 1.39 ×, but 2 workers × 200 1.18 → 1.23 ×
+  and 3 workers with a joiner 1.25 → 1.31 × (worst 1.41 → 2.24 ×); at 40-60 ms the limit raised 1.25 → 1.16 ×, Create
+  300 100 ms away 1.64 → 1.51 ×, 3 workers 1.38 → 1.44 ×, 3 workers with a joiner 1.27 → 1.32 ×. Of 17 shapes the lab
+  does not hold (R from 1 to 20, B from 1 to 40, windows, no \`Retry-After\`, pairs, a joiner, a limit lowered from 20 to
+  10; 16 seeds, with and without the pause, loopback and 20-40 ms), one is slower by more than 0.01 ×: the joiner at
+  (20, 10) on loopback without the pause, 1.20 → 1.25 × (worst 1.57 → 1.67 ×); faster: R = 20, B = 5 at 20-40 ms 1.34 →
+  1.22 × (1.35 → 1.28 × with the pause), 20 executions × 25 at (20, 10) 1.18-1.23 → 1.15-1.17 × in all four, the joiner
+  at (20, 10) with the pause 1.21 → 1.16 × on loopback. Of 48 joiner pairs of \`pacer.test.mts\`'s row (5-40 ms) stranded:
+  6 without the pause (1 before), 1 with it (none before); on loopback with the pause 25 of 100 (24 before), as through
+  n8n (4 of 15 runs). A first version took the rate of the bound from the estimate, which depends on the burst: an
+  estimate spanning a limit that fell lowered the burst for good and kept later estimates high (the limit lowered from
+  20 to 10, 20-40 ms: 1.10 → 1.18 ×), and it stranded 16 of those 48 joiners; the items below took it so too.
 - **Tried, not kept.** Bounding the burst by what the first stretch cannot have refilled (the bucket full at the first
   request and empty at the first 429, so it held at most what passed, plus one, less the estimate × that stretch; the
   bound and the estimate refined together): 40 × 25 at 20-40 ms 1.21 → 1.11 ×, the trigger's row 1.23 → 1.12 ×,
@@ -479,7 +479,39 @@ bound the trace asks for is the one of a bucket of the least rate that started f
 bucket had not got back of the first stretch's requests when the first 429 came (each request a
 token, refilled at that rate only while the bucket was below full), plus one. It needs the first
 stretch's send times, not its time in flight, and would also read the lookup's token as refilled in
-the old order; it is the next step on issue 27, with this order of Create.
+the old order; it is the next step on issue 27, with this order of Create (taken: below).
+
+### The bound by send times, with the template read right before the creates (2026-11-28)
+
+The bound of 2026-11-27 ("The bound" above) is replaced by the one the trace above asked for: a
+bucket of the least rate the service surely gave, full when the first stretch began and never above
+full, each accepted request taking a token at the time it was sent; the burst is under what that
+bucket lacked when the first 429 was sent, plus one (\`lacking()\` in \`pacer.ts\`). It needs neither
+the time requests were in flight nor the time none was: an answer n8n reads late hides no refill,
+and a full bucket gains nothing. With it, the order of Create tried above lands. Pacer lab (32
+seeds, mean × N/R, no headers, as through n8n), the bound alone and then with the new order: Create
+at (10, 2) 1.16 → 1.15 → 1.09 ×, at (10, 1) 1.66 → 1.66 → 1.27 ×, beside the trigger 1.12 → 1.09 →
+1.08 ×, 429 without \`Retry-After\` 1.20 → 1.19 → 1.15 ×, 100 executions × 2 1.14 → 1.14 → 1.11 ×, the
+joiner pair 1.62 → 1.44 → 1.30 ×. At 20-40 ms, both: 40 × 25 60 ms away 1.20 → 1.12 ×, 2 workers ×
+200 1.21 → 1.15 ×, 3 workers with a joiner 1.29 → 1.22 ×, and 0.01-0.02 × slower the sliding window
+(1.43 → 1.44 ×), the limit lowered (1.13 → 1.14 ×), the joiner pair (1.27 → 1.28 ×) and Create 300
+100 ms away (1.39 → 1.41 ×). Without Create's pause and with headers every row is as before. The
+joiner pair of \`pacer.test.mts\` (200 seeds, mean): 1.55 → 1.33 × at loopback, 1.28 → 1.36 × at 5-40
+ms, the crowded joiner's lottery (runs over 1.75 ×: 44 → 16, and 4 → 24). Through n8n, first the
+rows the try had made slower and the ones it was for (one run each, the same hour): Create beside
+the trigger 1.07 × (64.7 s; 1.08 × in the table before, 1.25 × with the try alone), Create at (10,
+2) 1.10 ×, 429 without \`Retry-After\` 1.15 ×, 40 × 25 60 ms away 1.09 ×, the joiner pairs 1.19 × and
+1.21 ×. Then the full run, the table above (04:20-05:40): without headers 14 of 25 rows meet the
+goal (11 before): Create at (10, 2) 1.09 ×, at (10, 1) 1.13 × and 429 without \`Retry-After\` 1.13 ×
+now meet it; 2 workers × 200 1.19 × (1.33 × before), the joiner pair 1.19 × (1.25 ×), 40 × 25 60 ms
+away 1.10 × (1.12 ×); slower 3 workers × 200, 1.35 × (1.13 ×), and 3 workers with a joiner, 1.63 ×
+(1.25 ×). Those two are the rows whose spread is widest: run twice more on each build, alternated,
+1.29 and 1.25 × and 1.41 and 1.31 × on this one, 1.12 and 1.41 × and 1.68 and 1.30 × on the one
+before. With X-RateLimit 9 of 12 rows (8 before; Create beside the trigger 1.16 → 1.07 ×), with
+RateLimit 12 of 12. Create at (10, 1) took 1.13 ×, under the 1.16 × of "Bucket of one" above: that
+bound is for the lab's arrival jitter (2-44 ms), and this run's loopback spread was narrower (the
+reference client 1.11 ×). In the lab, the row of 300 items and a joiner of 100, as through n8n (100
+seeds): the joiner was left at a crowded pace in 8 runs, 25 before.
 
 ### The pace over time
 
