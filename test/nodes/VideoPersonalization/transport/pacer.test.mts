@@ -442,11 +442,11 @@ describe('Pacer in front of the sandbox limiters (simulated time)', () => {
 		expect(readFirst.ratio).toBeGreaterThan(1.14);
 	});
 
-	// The first 429 found less than a token: the bucket holds less than one of the least rate the
-	// service surely gave lacked then, plus that 429's token. Far away the first 429 comes late and
-	// what passed counts much refill (12 at B = 5 here). Without the bound the estimates ran low:
-	// 1.21 x. Create's pause is no refill: the bucket was full.
-	it('far away (60 ms), 40 executions x 25 items with the pause: the burst is bounded by what the first stretch refilled, within 1.16 x N/R', () => {
+	// The first 429 found less than a token: the bucket holds less than what one of the least rate
+	// the service surely gave, full at the start, lacked then, that 429's token counted. Far away
+	// the first 429 comes late and what passed counts much refill (12 at B = 5 here). Without a
+	// bound the estimates ran low: 1.21 x. Create's pause is no refill: the bucket was full.
+	it('far away (60 ms), 40 executions x 25 items with the pause: the burst is bounded by what a bucket of the least rate lacked at the first 429, within 1.16 x N/R', () => {
 		const far = { rate: 10, burst: 5, latencyMs: 60 };
 		const run = worst(far, { ...create(25), executions: 40, ...N8N_CREATE });
 		expect(run.share).toBeLessThanOrEqual(0.02);
