@@ -72,8 +72,9 @@ function callError(call: Sending, progress: Progress, failure: Failure) {
 /** Sends once and tells the gate how it went: the answer, or the failure met. */
 async function attemptOnce(call: Sending, sentAt: number): Promise<ApiResponse | Failure> {
 	// Each attempt's timeout stops at the deadline; a download's covers a large file, the budget bounds its retries only.
-	const { deadline, timeoutMs: most } = call;
-	const timeout = call.to === 'file' ? most : Math.max(1, Math.min(most, deadline - sentAt));
+	const { deadline, timeoutMs } = call;
+	const timeout =
+		call.to === 'file' ? timeoutMs : Math.max(1, Math.min(timeoutMs, deadline - sentAt));
 	try {
 		const { statusCode: status, body, ...response } = await call.attempt(timeout);
 		const headers = (response.headers ?? {}) as IDataObject;
