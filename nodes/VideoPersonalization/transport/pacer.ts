@@ -18,10 +18,10 @@ import { headerText, parseRetryAfter, readLimitHeaders } from './headers';
  *   Each later 429 bounds the burst: what a bucket of the rate the service surely gave, full
  *   when the stretch began and never above full, lacked when the first 429 was sent, plus one.
  * - A probe raises the pace by 1/K of it, the rise doubling every pause while requests go (not
- *   while the key is quiet), until a 429. Probes are spaced so that they cost at most 1/K_PROBE
- *   of the requests, and the 429s they draw stay within 1/K of the requests sent and expected; a
- *   probe that does not raise a proven rate by 1/K counts twice there: it cost a 429 and taught
- *   nothing (the next ones come later).
+ *   while the key is quiet), until a 429: the pace is then the rate it showed, or the pace it left
+ *   if the service took K_PROBE requests since the pause (BBR keeps its rate through a probe's
+ *   loss). Probes cost at most 1/K_PROBE of the requests, their 429s stay within 1/K of those sent
+ *   and expected; one that does not raise a proven rate by 1/K counts twice (it taught nothing).
  * - Each later 429 ends a stretch that began with the bucket empty (the last 429): the estimate
  *   is the slowest bucket that lets through everything accepted in it. An estimate not below
  *   the pace the 429 refused is wrong (the bucket was not empty): the pace is cut. Below it, it
@@ -202,15 +202,16 @@ export class Pacer {
 	/** A later 429: after a probe, the rate it showed; at the cruise, the estimate; unexplained, a cut. */
 	private cut(sentAt: number, refused: number, slow: boolean): void {
 		const estimate = this.estimate();
-		const passed = this.since.through.some(([sent]) => sent >= this.since.resumeAt);
+		const passed = this.since.through.filter(([sent]) => sent >= this.since.resumeAt).length;
 		if (!passed || (!(this.probe && this.proven === 0) && !this.explains(sentAt))) {
 			// Refused before anything passed (others took the refill), or faster than the proven rate allows.
 			this.proven = 0;
 			this.cruise = BETA * refused;
 		} else if (this.probe) {
-			// Found nothing (the limit is reached, or fell): charged twice, the next probes come later.
+			// Found nothing (the limit is reached, or fell): charged twice; the pace it left if that held K_PROBE.
 			if (estimate < this.proven * (1 + 1 / K)) this.counts.risked++;
-			this.cruise = this.proven = Math.max(this.proven, estimate);
+			this.proven = Math.max(this.proven, estimate);
+			this.cruise = Math.max(this.proven, passed < K_PROBE ? 0 : this.probe.from);
 		} else {
 			// Not below the pace refused, the estimate is wrong (the last 429 left up to a token; for a
 			// slow bucket, its whole refill between two 429s): the cut. Below it, after a wait over a
@@ -223,8 +224,7 @@ export class Pacer {
 			this.proven = this.proven > 0 ? Math.min(this.proven, this.cruise) : estimate;
 		}
 		this.probe = undefined;
-		this.pace = this.cruise;
-		this.best = Math.max(this.best, this.cruise);
+		this.best = Math.max(this.best, (this.pace = this.cruise));
 	}
 
 	/** The first 429: the burst is what passed; the first guess, that over the time until the service takes more. */
