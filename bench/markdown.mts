@@ -227,6 +227,18 @@ measured arrival jitter of 2-44 ms), then compared with the runs above.
   2.0 to 4.1 %; reading no rate from a stretch that passed a single request (it may be the last 429's leftover token)
   gets them within 1.45 × but takes R = 1, B = 5 from 2.4 to 6.7 % and two processes at R = 2 from 1.29 to 1.39 ×.
   pacer.test.mts pins the lone process at 1 a second and seed 131's joiner looking again.
+- **A sliding window** (20 per 2 s, 40 executions × 5 items). The first 429 comes after 20 passed in about 0.35 s,
+  with a \`Retry-After\` of 2 s for a window that frees 1.65 s later. Whole seconds say only that it frees within (1, 2]
+  s, so its rate is anywhere from 20 / 2.35 = 8.5 to 20 / 1.35 = 14.8 a second, and 8.5 (the first guess) is the
+  only pace that can draw no further 429. A client that keeps it takes 1.16 × N/R in the pacer lab (32 seeds, at
+  most 1.22 ×); any faster pace is a bet that costs a 429 and a second's pause (5 % of this row) when it loses (1.1 ×
+  that pace: 1.07 ×; 1.15 × it: 1.24 × with 2.4 % answered 429). So 1.16 × is the bound for a client that risks
+  nothing more. The node looks above that pace and comes back to it: through n8n on a quiet machine it is within
+  5 % of that bound (1.17-1.21 × in three runs, 1.24 × in the busy full run above; 1.22 × in the lab; below, "A
+  refused look goes back to the pace it left").
+- **Far away with a burst of 2** (Create 300 at (10, 2), 100 ms away): no bound keeps this row above 1.15 ×. Told
+  the burst, this pacer takes 1.13 × in the lab (31 of 32 seeds meet the goal): it misses by what it cannot measure
+  in the stretches it sees (below, "Far from the service: the burst apart from the rate").
 
 ### Far from the service (pacer lab): open
 
@@ -483,35 +495,97 @@ the old order; it is the next step on issue 27, with this order of Create (taken
 
 ### The bound by send times, with the template read right before the creates (2026-11-28)
 
-The bound of 2026-11-27 ("The bound" above) is replaced by the one the trace above asked for: a
-bucket of the least rate the service surely gave, full when the first stretch began and never above
-full, each accepted request taking a token at the time it was sent; the burst is under what that
-bucket lacked when the first 429 was sent, plus one (\`lacking()\` in \`pacer.ts\`). It needs neither
-the time requests were in flight nor the time none was: an answer n8n reads late hides no refill,
-and a full bucket gains nothing. With it, the order of Create tried above lands. Pacer lab (32
-seeds, mean × N/R, no headers, as through n8n), the bound alone and then with the new order: Create
-at (10, 2) 1.16 → 1.15 → 1.09 ×, at (10, 1) 1.66 → 1.66 → 1.27 ×, beside the trigger 1.12 → 1.09 →
-1.08 ×, 429 without \`Retry-After\` 1.20 → 1.19 → 1.15 ×, 100 executions × 2 1.14 → 1.14 → 1.11 ×, the
-joiner pair 1.62 → 1.44 → 1.30 ×. At 20-40 ms, both: 40 × 25 60 ms away 1.20 → 1.12 ×, 2 workers ×
-200 1.21 → 1.15 ×, 3 workers with a joiner 1.29 → 1.22 ×, and 0.01-0.02 × slower the sliding window
-(1.43 → 1.44 ×), the limit lowered (1.13 → 1.14 ×), the joiner pair (1.27 → 1.28 ×) and Create 300
-100 ms away (1.39 → 1.41 ×). Without Create's pause and with headers every row is as before. The
-joiner pair of \`pacer.test.mts\` (200 seeds, mean): 1.55 → 1.33 × at loopback, 1.28 → 1.36 × at 5-40
-ms, the crowded joiner's lottery (runs over 1.75 ×: 44 → 16, and 4 → 24). Through n8n, first the
-rows the try had made slower and the ones it was for (one run each, the same hour): Create beside
-the trigger 1.07 × (64.7 s; 1.08 × in the table before, 1.25 × with the try alone), Create at (10,
-2) 1.10 ×, 429 without \`Retry-After\` 1.15 ×, 40 × 25 60 ms away 1.09 ×, the joiner pairs 1.19 × and
-1.21 ×. Then the full run, the table above (04:20-05:40): without headers 14 of 25 rows meet the
-goal (11 before): Create at (10, 2) 1.09 ×, at (10, 1) 1.13 × and 429 without \`Retry-After\` 1.13 ×
-now meet it; 2 workers × 200 1.19 × (1.33 × before), the joiner pair 1.19 × (1.25 ×), 40 × 25 60 ms
-away 1.10 × (1.12 ×); slower 3 workers × 200, 1.35 × (1.13 ×), and 3 workers with a joiner, 1.63 ×
-(1.25 ×). Those two are the rows whose spread is widest: run twice more on each build, alternated,
-1.29 and 1.25 × and 1.41 and 1.31 × on this one, 1.12 and 1.41 × and 1.68 and 1.30 × on the one
-before. With X-RateLimit 9 of 12 rows (8 before; Create beside the trigger 1.16 → 1.07 ×), with
-RateLimit 12 of 12. Create at (10, 1) took 1.13 ×, under the 1.16 × of "Bucket of one" above: that
-bound is for the lab's arrival jitter (2-44 ms), and this run's loopback spread was narrower (the
-reference client 1.11 ×). In the lab, the row of 300 items and a joiner of 100, as through n8n (100
-seeds): the joiner was left at a crowded pace in 8 runs, 25 before.
+The bound of 2026-11-27 ("The bound" above) is replaced by the one the trace above asked for: a bucket of the least
+rate the service surely gave, full when the first stretch began and never above full, each accepted request taking a
+token at the time it was sent; the burst is under what that bucket lacked when the first 429 was sent, plus one
+(\`lacking()\` in \`pacer.ts\`). It needs neither the time requests were in flight nor the time none was: an answer
+n8n reads late hides no refill, and a full bucket gains nothing. With it, the order of Create tried above lands. Pacer
+lab (32 seeds, mean × N/R, no headers, as through n8n), the bound alone and then with the new order: Create at (10, 2)
+1.16 → 1.15 → 1.09 ×, at (10, 1) 1.66 → 1.66 → 1.27 ×, beside the trigger 1.12 → 1.09 → 1.08 ×, 429 without
+\`Retry-After\` 1.20 → 1.19 → 1.15 ×, 100 executions × 2 1.14 → 1.14 → 1.11 ×, the joiner pair 1.62 → 1.44 → 1.30 ×.
+At 20-40 ms, both: 40 × 25 60 ms away 1.20 → 1.12 ×, 2 workers × 200 1.21 → 1.15 ×, 3 workers with a joiner 1.29 →
+1.22 ×, and 0.01-0.02 × slower the sliding window (1.43 → 1.44 ×), the limit lowered (1.13 → 1.14 ×), the joiner pair
+(1.27 → 1.28 ×) and Create 300 100 ms away (1.39 → 1.41 ×). Without Create's pause and with headers every row is as
+before. The joiner pair of \`pacer.test.mts\` (200 seeds, mean): 1.55 → 1.33 × at loopback, 1.28 → 1.36 × at 5-40 ms,
+the crowded joiner's lottery (runs over 1.75 ×: 44 → 16, and 4 → 24). Through n8n, first the rows the try had made
+slower and the ones it was for (one run each, the same hour): Create beside the trigger 1.07 × (64.7 s; 1.08 × in the
+table before, 1.25 × with the try alone), Create at (10, 2) 1.10 ×, 429 without \`Retry-After\` 1.15 ×, 40 × 25 60 ms
+away 1.09 ×, the joiner pairs 1.19 × and 1.21 ×. Then a full run (04:20-05:40; the table above is now the run of the
+next subsection): without headers 14 of 25 rows meet the goal (11 before): Create at (10, 2) 1.09 ×, at (10, 1) 1.13 ×
+and 429 without \`Retry-After\` 1.13 × now meet it; 2 workers × 200 1.19 × (1.33 × before), the joiner pair 1.19 ×
+(1.25 ×), 40 × 25 60 ms away 1.10 × (1.12 ×); slower 3 workers × 200, 1.35 × (1.13 ×), and 3 workers with a joiner,
+1.63 × (1.25 ×). Those two are the rows whose spread is widest: run twice more on each build, alternated, 1.29 and
+1.25 × and 1.41 and 1.31 × on this one, 1.12 and 1.41 × and 1.68 and 1.30 × on the one before. With X-RateLimit 9 of
+12 rows (8 before; Create beside the trigger 1.16 → 1.07 ×), with RateLimit 12 of 12. Create at (10, 1) took 1.13 ×,
+under the 1.16 × of "Bucket of one" above: that bound is for the lab's arrival jitter (2-44 ms), and this run's
+loopback spread was narrower (the reference client 1.11 ×). In the lab, the row of 300 items and a joiner of 100, as
+through n8n (100 seeds): the joiner was left at a crowded pace in 8 runs, 25 before.
+
+### A refused look goes back to the pace it left (2026-11-28, later)
+
+After a probe's 429 the pace was the estimate, even when that was below the pace the probe had started from. Where the
+estimate runs low, each probe then took the pace under one the service had just been taking for seconds: a sliding
+window read as a bucket (a burst of 18-20 that started empty at the first 429, so the slowest bucket that explains the
+stretch runs at 7.5 a second behind a window of 10 a second), or a service far away whose first stretch leaves the
+burst loose (next subsection). Now a refused probe goes back to the pace it left when the service took 16 requests
+(\`K_PROBE\`) at that pace or above since the pause, and to the estimate otherwise, as before: BBR does not lower its
+rate for a probe's loss either. The condition is for a first guess a burst carried: at R = 1, B = 5 the first 429
+comes after 5 passed within milliseconds, the guess is 5 a second, and after the pause the bucket lets 1 through and
+refuses the ramp; going back to the guess there draws a 429 at every cruise (6.5 % of requests answered 429 in the lab
+without the condition, 2.0 % with it, as before). A pace the limit no longer allows (it fell during the probe) meets a
+429 at the cruise, which cuts it to 0.7 as before: one 429 more. Two pacer tests, each failing without its half of the
+rule. Pacer lab (mean × N/R; 32 seeds at loopback, with and without Create's pause; 16 seeds far away, with it): the
+sliding window 1.25 → 1.22 ×, Create 300 100 ms away 1.43 → 1.31 ×, the joiner pair with the pause 1.30 → 1.20 × (over
+100 seeds as through n8n 1.32 × on both builds, 8 runs of 100 over 1.75 ×), every other row within 0.02 ×; at 20-40 ms
+the sliding window 1.44 → 1.25 ×, the fixed window 1.10 → 1.06 ×, the joiner pair 1.32 → 1.34 ×; at 40-60 ms Create
+1,000 at (10, 2) 1.44 → 1.22 ×, 40 × 25 1.20 → 1.13 ×, beside the trigger 1.20 → 1.13 ×, 429 without \`Retry-After\`
+1.18 → 1.14 ×, the sliding window 1.41 → 1.34 ×, 3 workers with a joiner 1.44 → 1.36 ×, but the limit lowered 1.7 →
+2.4 % answered 429 (1.08 → 1.10 ×), 3 workers × 200 1.24 → 1.34 × and the joiner pair 1.25 → 1.33 ×. With headers
+every row as before. Of 21 shapes the lab does not hold (R from 1 to 20, B from 1 to 40, windows of 2-10 s, pairs, a
+joiner, limits lowered and raised; 16 seeds at loopback) none moves by more than 0.02 × or 0.4 % answered 429 but two
+windows: 10 per 10 s 1.18 → 1.10 × (2.2 → 2.7 % 429) and 50 per 5 s 1.18 → 1.15 ×. Through n8n, first the two rows it
+was for (one run each): the sliding window 1.23 → 1.21 ×, Create 300 100 ms away 1.40 → 1.26 ×. Then the full run, the
+table above (07:16-08:40). The machine was busier than in the run before (the lab ran beside it for a few minutes:
+load average 0.26 at the end against 0.03), and the rows at B = 1 show it in the reference client, which learns
+nothing: Create 1,000 at (10, 1) 1.11 → 1.19 × without headers, 1.10 → 1.48 × with RateLimit (7.1 % answered 429).
+Without headers 12 of 25 rows meet the goal (14 before): Create 300 100 ms away 1.40 → 1.26 ×, 3 workers × 200 1.35 →
+1.22 ×; the sliding window 1.23 → 1.24 ×; missed this time Create 1,000 at (10, 1), 1.13 → 1.15 × (the reference
+client 1.19 ×), and 100 executions × 2 at (2, 1), 1.07 → 1.23 × (its first ramp's estimate came out at 0.91 a second
+and it cruised there for 20 s; 4 of 32 seeds do so in the lab, on both builds); the workers' rows with the widest
+spread 2 × 200 1.19 → 1.29 ×, the joiner pair 1.19 → 1.54 ×, 3 with a joiner 1.63 → 1.70 ×. With RateLimit 11 of 12 (2
+workers × 40 × 25 1.8 → 2.1 % answered 429), with X-RateLimit 9 of 12. Those rows were run again on a quiet machine,
+each build in turn (new, then the one before, twice): 100 executions × 2 1.09 and 1.09 × on this build, 1.23 and 1.06
+× on the one before (the same lottery); the sliding window 1.17 and 1.18 ×, against 1.24 and 1.25 ×; 2 workers × 200
+1.23 and 1.11 × (2.7 and 2.2 % answered 429), against 1.10 and 1.13 × (2.9 and 2.7 %); the joiner pair 1.18 and 1.12 ×
+(2.0 and 2.7 %), against 1.30 and 1.15 × (1.7 and 2.4 %). So the sliding window gains what the lab said and stays
+within 5 % of its bound on a quiet machine (1.17-1.21 × in three runs, 1.24 × in the busy full run; "Learnable bounds"
+above), Create 300 100 ms away gains 0.14 × in both runs, and the other rows move within their spread.
+
+### Far from the service: the burst apart from the rate (2026-11-28)
+
+Told the limiter's burst (a two-line lab patch that sets the pacer's burst to B, not kept), the pacer takes Create
+300 100 ms away from 1.31 to 1.13 × (31 of 32 seeds meet the goal), and at 40-60 ms Create 1,000 at (10, 2) from 1.22
+to 1.16 ×, 40 × 25 from 1.13 to 1.08 ×, 40 × 25 60 ms away from 1.18 to 1.12 ×, at (10, 1) from 1.74 to 1.48 ×. On
+those rows the time goes to the burst bound, not to learning the rate. The pacer cannot learn the burst from what it
+sees. The first stretch (the bucket full at its start, empty at the first 429) gives one relation between the two,
+the burst B(R) that a bucket of rate R lacked then. Every later stretch starts empty at a 429, and a bucket of the
+least rate with the burst B(least) explains it as well as the true one: traced 100 ms away, 67 passed in 7.5 s before
+the first 429 with one request in flight (about 9 a second), so B(6.55) = 18.4, B(8) = 7.5 and B(10) = 2.8, and each later stretch
+fits both; the estimate, the slowest bucket that fits, stays at 6.5 a second. The probe, whose rise doubles every
+pause, crosses the whole range in about a second and is refused near the same moment under either. Far away the
+first stretch is long (one request in flight already goes at about R), so B(R) falls steeply with R. What would
+tell them apart is a stretch of another shape: a burst right after a pause (it costs its excess over the bucket in
+429s at once), or a pace held above the estimate until a bucket of burst B(least) would have run dry (B(least) /
+(pace − least), 10 s at 8 a second there; it costs a 429 whenever R is below that pace). Neither fits the 1/64
+budget on a row of 300 nor the 180 lines. Tried, not kept:
+- one more request in flight per second of the first stretch, beside one per 64 answers, so the first 429 comes
+  sooner far away: at 40-60 ms Create 1,000 at (10, 2) 1.44 → 1.25 ×, 40 × 25 1.20 → 1.11 ×, beside the trigger 1.20
+  → 1.13 ×, at loopback Create 300 100 ms away 1.43 → 1.38 ×; but 40-60 ms away Return All at (10, 2) 1.27 → 1.57 ×
+  (its first 10 passed in 0.94 s, and B(least) is still 5.5 at B = 2), Return All at (10, 10) 1.1 → 3.2 % answered
+  429, the fixed window 1.7 → 2.5 %;
+- after a probe's 429, 0.7 of the pace refused as a floor (TCP's cut): Create 300 100 ms away 1.43 → 1.27 ×, but
+  Create 1,000 at (2, 2) 1.0 → 4.5 % answered 429, the slow bucket 3.6 → 10.4 %, 40 × 25 1.06 → 1.19 ×: a ramp is
+  refused well above the rate, and 0.7 of that is above it too.
 
 ### The pace over time
 

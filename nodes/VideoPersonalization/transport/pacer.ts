@@ -208,7 +208,7 @@ export class Pacer {
 			this.proven = 0;
 			this.cruise = BETA * refused;
 		} else if (this.probe) {
-			// Found nothing (the limit is reached, or fell): charged twice; the pace it left if that held K_PROBE.
+			// Found nothing (the limit is reached, or fell): charged twice; back to the pace it left if K_PROBE passed since the pause.
 			if (estimate < this.proven * (1 + 1 / K)) this.counts.risked++;
 			this.proven = Math.max(this.proven, estimate);
 			this.cruise = Math.max(this.proven, passed < K_PROBE ? 0 : this.probe.from);
