@@ -32,6 +32,12 @@ function exchange(pacer: Pacer, from: number, count: number, gapMs = 1): number 
 	return now;
 }
 
+/** A request sent at `at`, refused 1 ms later with that Retry-After. */
+function refuse(pacer: Pacer, at: number, retryAfter: string): void {
+	pacer.onSent(at, 0);
+	pacer.onAnswer(at + 1, at, limited(retryAfter));
+}
+
 describe('Pacer alone', () => {
 	it('until the service limits, sends one request at a time, one more per 64 answers', () => {
 		const pacer = new Pacer(() => 0.5);
@@ -142,34 +148,26 @@ describe('Pacer alone', () => {
 	it("a probe refused once the service took 16 requests since the pause goes back to the pace it left, not to a lower estimate (BBR keeps its rate through a probe's loss)", () => {
 		const pacer = new Pacer(() => 0.5);
 		pacer.willSend(300);
-		let now = exchange(pacer, 0, 50);
-		pacer.onSent(now, 0);
-		pacer.onAnswer(now + 1, now, limited('5')); // a window: 50 in 5 s, no ramp
+		refuse(pacer, exchange(pacer, 0, 50), '5'); // a window: 50 in 5 s, no ramp
 		const guess = pacer.pace as number;
 		// At the guess until a probe raises the pace, then a 429: the stretch since the first 429
 		// holds a 5 s pause, so the slowest bucket of a burst of 50 that explains it is far slower.
-		now = pacer.pausedUntil;
+		let now = pacer.pausedUntil;
 		while ((pacer.pace as number) <= guess) {
 			now = pacer.nextSendAt(now, 0) as number;
 			pacer.onSent(now, 0);
 			pacer.onAnswer(now + 1, now, ok);
 		}
-		now = pacer.nextSendAt(now, 0) as number;
-		pacer.onSent(now, 0);
-		pacer.onAnswer(now + 1, now, limited('1'));
+		refuse(pacer, pacer.nextSendAt(now, 0) as number, '1');
 		expect(pacer.pace).toBe(guess);
 	});
 
 	it('a first ramp refused before the service took 16 requests since the pause goes to the estimate: a guess a burst carried is not kept', () => {
 		const pacer = new Pacer(() => 0.5);
 		pacer.willSend(300);
-		let now = exchange(pacer, 0, 10);
-		pacer.onSent(now, 0);
-		pacer.onAnswer(now + 1, now, limited('1')); // a burst of 10, then a ramp from about 10 a second
+		refuse(pacer, exchange(pacer, 0, 10), '1'); // a burst of 10, then a ramp from about 10 a second
 		const guess = pacer.pace as number;
-		now = exchange(pacer, pacer.pausedUntil, 2, 100); // what the pause refilled: 2 tokens
-		pacer.onSent(now, 0);
-		pacer.onAnswer(now + 1, now, limited('1'));
+		refuse(pacer, exchange(pacer, pacer.pausedUntil, 2, 100), '1'); // the pause refilled 2 tokens
 		expect(guess).toBeGreaterThan(9);
 		expect(pacer.pace).toBeLessThan(2.5);
 	});
