@@ -563,21 +563,21 @@ above), Create 300 100 ms away gains 0.14 × in both runs, and the other rows mo
 
 ### Far from the service: the burst apart from the rate (2026-11-28)
 
-Told the limiter's burst (a two-line lab patch that sets the pacer's burst to B, not kept), the pacer takes Create
-300 100 ms away from 1.31 to 1.13 × (31 of 32 seeds meet the goal), and at 40-60 ms Create 1,000 at (10, 2) from 1.22
-to 1.16 ×, 40 × 25 from 1.13 to 1.08 ×, 40 × 25 60 ms away from 1.18 to 1.12 ×, at (10, 1) from 1.74 to 1.48 ×. On
-those rows the time goes to the burst bound, not to learning the rate. The pacer cannot learn the burst from what it
-sees. The first stretch (the bucket full at its start, empty at the first 429) gives one relation between the two,
-the burst B(R) that a bucket of rate R lacked then. Every later stretch starts empty at a 429, and a bucket of the
-least rate with the burst B(least) explains it as well as the true one: traced 100 ms away, 67 passed in 7.5 s before
-the first 429 with one request in flight (about 9 a second), so B(6.55) = 18.4, B(8) = 7.5 and B(10) = 2.8, and each later stretch
-fits both; the estimate, the slowest bucket that fits, stays at 6.5 a second. The probe, whose rise doubles every
-pause, crosses the whole range in about a second and is refused near the same moment under either. Far away the
-first stretch is long (one request in flight already goes at about R), so B(R) falls steeply with R. What would
-tell them apart is a stretch of another shape: a burst right after a pause (it costs its excess over the bucket in
-429s at once), or a pace held above the estimate until a bucket of burst B(least) would have run dry (B(least) /
-(pace − least), 10 s at 8 a second there; it costs a 429 whenever R is below that pace). Neither fits the 1/64
-budget on a row of 300 nor the 180 lines. Tried, not kept:
+Told the limiter's burst (a two-line lab patch that sets the pacer's burst to B, not kept), the pacer takes Create 300
+100 ms away from 1.31 to 1.13 × (31 of 32 seeds meet the goal), and at 40-60 ms Create 1,000 at (10, 2) from 1.22 to
+1.16 ×, 40 × 25 from 1.13 to 1.08 ×, 40 × 25 60 ms away from 1.18 to 1.12 ×, at (10, 1) from 1.74 to 1.48 ×. On those
+rows the time goes to the burst bound, not to learning the rate. The pacer cannot learn the burst from what it sees.
+The first stretch (the bucket full at its start, empty at the first 429) gives one relation between the two, the burst
+B(R) that a bucket of rate R lacked then. Every later stretch starts empty at a 429, and a bucket of the least rate
+with the burst B(least) explains it as well as the true one: traced 100 ms away, 67 passed in 7.5 s before the first
+429 with one request in flight (about 9 a second), so B(6.55) = 18.4, B(8) = 7.5 and B(10) = 2.8, and each later
+stretch fits both; the estimate, the slowest bucket that fits, stays at 6.5 a second. The probe, whose rise doubles
+every pause, crosses the whole range in about a second and is refused near the same moment under either. Far away the
+first stretch is long (one request in flight already goes at about R), so B(R) falls steeply with R. What would tell
+them apart is a stretch of another shape: a burst right after a pause (it costs its excess over the bucket in 429s at
+once), or a pace held above the estimate until a bucket of burst B(least) would have run dry (B(least) / (pace −
+least), 10 s at 8 a second there; it costs a 429 whenever R is below that pace). Neither fits the 1/64 budget on a row
+of 300 nor the 180 lines. Tried, not kept:
 - one more request in flight per second of the first stretch, beside one per 64 answers, so the first 429 comes
   sooner far away: at 40-60 ms Create 1,000 at (10, 2) 1.44 → 1.25 ×, 40 × 25 1.20 → 1.11 ×, beside the trigger 1.20
   → 1.13 ×, at loopback Create 300 100 ms away 1.43 → 1.38 ×; but 40-60 ms away Return All at (10, 2) 1.27 → 1.57 ×
