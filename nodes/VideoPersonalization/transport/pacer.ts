@@ -172,9 +172,8 @@ export class Pacer {
 		return Math.max(least, ...rates);
 	}
 
-	/** Could a bucket of the proven rate (of burstLow, refilled while paused) have refused a request sent at `sentAt`? */
-	private explains(sentAt: number): boolean {
-		const since = this.since.through.filter(([sent]) => sent >= this.since.resumeAt);
+	/** Could a bucket of the proven rate (of burstLow, refilled while paused) have refused a request sent at `sentAt`, after `since` passed? */
+	private explains(sentAt: number, since: number[][]): boolean {
 		const perMs = this.proven / 1000;
 		const refill = Math.min(this.burst.low, perMs * this.pauseMs);
 		if (since.length + 1 > refill + perMs * (sentAt - this.since.resumeAt)) return true;
@@ -202,8 +201,8 @@ export class Pacer {
 	/** A later 429: after a probe, the rate it showed; at the cruise, the estimate; unexplained, a cut. */
 	private cut(sentAt: number, refused: number, slow: boolean): void {
 		const estimate = this.estimate();
-		const passed = this.since.through.filter(([sent]) => sent >= this.since.resumeAt).length;
-		if (!passed || (!(this.probe && this.proven === 0) && !this.explains(sentAt))) {
+		const since = this.since.through.filter(([sent]) => sent >= this.since.resumeAt); // since the pause
+		if (!since.length || (!(this.probe && this.proven === 0) && !this.explains(sentAt, since))) {
 			// Refused before anything passed (others took the refill), or faster than the proven rate allows.
 			this.proven = 0;
 			this.cruise = BETA * refused;
@@ -211,7 +210,7 @@ export class Pacer {
 			// Found nothing (the limit is reached, or fell): charged twice; back to the pace it left if K_PROBE passed since the pause.
 			if (estimate < this.proven * (1 + 1 / K)) this.counts.risked++;
 			this.proven = Math.max(this.proven, estimate);
-			this.cruise = Math.max(this.proven, passed < K_PROBE ? 0 : this.probe.from);
+			this.cruise = Math.max(this.proven, since.length < K_PROBE ? 0 : this.probe.from);
 		} else {
 			// Not below the pace refused, the estimate is wrong (the last 429 left up to a token; for a
 			// slow bucket, its whole refill between two 429s): the cut. Below it, after a wait over a
@@ -224,7 +223,8 @@ export class Pacer {
 			this.proven = this.proven > 0 ? Math.min(this.proven, this.cruise) : estimate;
 		}
 		this.probe = undefined;
-		this.best = Math.max(this.best, (this.pace = this.cruise));
+		this.pace = this.cruise;
+		this.best = Math.max(this.best, this.cruise);
 	}
 
 	/** The first 429: the burst is what passed; the first guess, that over the time until the service takes more. */
