@@ -32,6 +32,27 @@ export interface Runtime {
 
 export type Log = (message: string) => void;
 
+export interface Progress {
+	take(text: string): void;
+	line(): string;
+}
+export function runWithProgress(
+	log: Log,
+	label: string,
+	command: string,
+	args: string[],
+	options: {
+		cwd: string;
+		env: NodeJS.ProcessEnv;
+		logFile: string;
+		progress?: Progress;
+		abortOn?: (text: string) => string | undefined;
+		footprint?: () => unknown;
+		stallMs?: number;
+		everyMs?: number;
+	},
+): Promise<void>;
+export function registryProgress(): Progress;
 export function projectPaths(root: string): Paths;
 export function findRoot(from?: string): string;
 export function makeLogger(tag: string): Log;

@@ -13,6 +13,7 @@ import {
 	rmSync,
 	symlinkSync,
 	cpSync,
+	statfsSync,
 	writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
@@ -79,57 +80,95 @@ function formatDuration(ms) {
 }
 
 /**
- * Runs a command, showing one progress line every few seconds (elapsed time plus what `progress`
+ * Runs a command, showing one progress line every so often (elapsed time plus what `progress`
  * makes of the output so far) instead of the output itself; the output goes to `logFile`, and
- * its tail is shown if the command fails.
+ * its tail is shown if the command fails. `progress.take(chunk)` sees every chunk once, so its
+ * counts do not depend on how much output is kept. The command is stopped, and the promise
+ * rejected with `stalled: true`, when for `stallMs` it prints nothing and `footprint()` (free
+ * disk, say: npm unpacks for minutes in silence) stays the same; and at once when
+ * `abortOn(chunk)` names a reason (a full disk, say), which no wait would mend.
  */
-function runWithProgress(
+export function runWithProgress(
 	log,
 	label,
 	command,
 	args,
-	{ cwd, env, logFile, progress, everyMs = 10_000 },
+	{ cwd, env, logFile, progress, abortOn, footprint, stallMs = Infinity, everyMs = 60_000 },
 ) {
 	return new Promise((resolvePromise, reject) => {
 		const started = Date.now();
+		let lastOutputAt = started;
+		let lastFootprint = footprint?.();
 		const out = createWriteStream(logFile, { flags: 'a' });
 		out.write(`\n$ ${command} ${args.join(' ')}\n`);
-		let text = '';
+		let tail = '';
+		let failure;
 		const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+		const stop = (error) => {
+			failure ??= error;
+			child.kill('SIGTERM');
+			setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+		};
 		const take = (chunk) => {
 			out.write(chunk);
-			text += chunk.toString();
-			if (text.length > 4_000_000) text = text.slice(-1_000_000);
+			const text = chunk.toString();
+			lastOutputAt = Date.now();
+			tail = (tail + text).slice(-20_000);
+			progress?.take(text);
+			const reason = abortOn?.(text);
+			if (reason) stop(new Error(`${label}: ${reason}`));
 		};
 		child.stdout.on('data', take);
 		child.stderr.on('data', take);
 		const tty = process.stdout.isTTY;
 		const line = () =>
-			`${label}: ${formatDuration(Date.now() - started)}${progress ? `, ${progress(text)}` : ''}`;
-		const timer = setInterval(
+			`${label}: ${formatDuration(Date.now() - started)}${progress ? `, ${progress.line()}` : ''}`;
+		const shown = setInterval(
 			() => {
 				if (tty) process.stdout.write(`\r\x1b[2K${line()}`);
 				else log(line());
 			},
 			tty ? 1000 : everyMs,
 		);
+		const watchdog = setInterval(
+			() => {
+				const sample = footprint?.();
+				if (sample !== lastFootprint) {
+					lastFootprint = sample;
+					lastOutputAt = Date.now();
+				}
+				const quietMs = Date.now() - lastOutputAt;
+				if (quietMs < stallMs) return;
+				const error = new Error(
+					`${label}: no output and no change on disk for ${formatDuration(quietMs)}; stopped`,
+				);
+				error.stalled = true;
+				stop(error);
+			},
+			Math.min(5_000, stallMs / 2),
+		);
 		log(`${label} (log: ${logFile})`);
-		child.on('error', (error) => {
-			clearInterval(timer);
+		const finish = () => {
+			clearInterval(shown);
+			clearInterval(watchdog);
+			if (tty) process.stdout.write('\r\x1b[2K');
 			out.end();
+		};
+		child.on('error', (error) => {
+			finish();
 			reject(error);
 		});
 		child.on('close', (code) => {
-			clearInterval(timer);
-			if (tty) process.stdout.write('\r\x1b[2K');
-			out.end();
-			if (code === 0) {
+			finish();
+			if (code === 0 && !failure) {
 				log(`${label}: done in ${formatDuration(Date.now() - started)}`);
-				resolvePromise(text);
-			} else {
-				const tail = text.split('\n').slice(-30).join('\n');
-				reject(new Error(`${label} failed (exit ${code}); last lines of ${logFile}:\n${tail}`));
+				resolvePromise();
+				return;
 			}
+			const lastLines = tail.split('\n').slice(-30).join('\n');
+			const error = failure ?? new Error(`${label} failed (exit ${code})`);
+			error.message += `; last lines of ${logFile}:\n${lastLines}`;
+			reject(error);
 		});
 	});
 }
@@ -195,6 +234,50 @@ function toolEnv(runtime, extra = {}) {
 	return env;
 }
 
+/** A cold n8n install takes 2.9 GB, and npm's cache grows beside it. */
+const INSTALL_BYTES_NEEDED = 4e9;
+
+function freeBytes(dir) {
+	const stats = statfsSync(dir);
+	return stats.bavail * stats.bsize;
+}
+
+function gigabytes(bytes) {
+	return `${(bytes / 1e9).toFixed(1)} GB`;
+}
+
+/**
+ * npm logs each registry request when it ends (about 3,300-4,200 on a cold install). The largest
+ * downloads (n8n-nodes-base, n8n-editor-ui: tens of MB) end last, after minutes on a slow line,
+ * and unpacking logs nothing: the line then says so instead of standing still.
+ */
+export function registryProgress() {
+	let requests = 0;
+	let added;
+	let partial = '';
+	let lastRequestAt = Date.now();
+	return {
+		take(text) {
+			const lines = (partial + text).split('\n');
+			partial = lines.pop() ?? '';
+			for (const line of lines) {
+				if (line.includes('npm http fetch ')) {
+					requests++;
+					lastRequestAt = Date.now();
+				}
+				added = /added (\d+) packages/.exec(line)?.[1] ?? added;
+			}
+		},
+		line() {
+			if (added) return `${added} packages added`;
+			const quietMs = Date.now() - lastRequestAt;
+			return quietMs < 15_000
+				? `${requests} registry requests done`
+				: `${requests} registry requests done; npm is fetching the largest packages or unpacking (it reports nothing meanwhile, ${formatDuration(quietMs)} so far)`;
+		},
+	};
+}
+
 /**
  * n8n, installed once into .n8n-e2e/n8n (about 4 minutes and 2.9 GB cold; its install scripts
  * are off because one of them downloads binaries, so the SQLite driver is rebuilt afterwards).
@@ -223,35 +306,48 @@ export async function ensureN8n(paths, log) {
 	log(
 		`Installing n8n ${N8N_VERSION} into ${paths.n8nDir}: first run only, 5-6 minutes on 2 cores (measured 285 and 356 s) and 2.9 GB`,
 	);
-	// npm logs each registry request when it ends (about 3,300-4,200 on a cold install). The
-	// largest downloads (n8n-nodes-base, n8n-editor-ui: tens of MB) end last, after minutes on a
-	// slow line, and unpacking logs nothing: the line then says so instead of standing still.
-	let last = { count: -1, at: Date.now() };
-	const packageCount = (text) => {
-		const added = /added (\d+) packages/.exec(text)?.[1];
-		if (added) return `${added} packages added`;
-		const requests = text.match(/npm http fetch /g)?.length ?? 0;
-		if (requests !== last.count) last = { count: requests, at: Date.now() };
-		const quietMs = Date.now() - last.at;
-		return quietMs < 15_000
-			? `${requests} registry requests done`
-			: `${requests} registry requests done; npm is fetching the largest packages or unpacking (it reports nothing meanwhile, ${formatDuration(quietMs)} so far)`;
-	};
-	await runWithProgress(
-		log,
-		`npm install n8n@${N8N_VERSION}`,
-		'npm',
-		[
-			'install',
-			`n8n@${N8N_VERSION}`,
-			'--save-exact',
-			'--ignore-scripts',
-			'--no-audit',
-			'--no-fund',
-			'--loglevel=http',
-		],
-		{ cwd: paths.n8nDir, env: toolEnv(runtime), logFile, progress: packageCount },
-	);
+	const free = freeBytes(paths.base);
+	if (free < INSTALL_BYTES_NEEDED)
+		throw new Error(
+			`Installing n8n needs about ${gigabytes(INSTALL_BYTES_NEEDED)} free; the disk holding ${paths.base} has ${gigabytes(free)}`,
+		);
+	// A cold install takes 3-6 minutes in all, with up to 2 minutes of unpacking that prints
+	// nothing but fills the disk. Eight minutes with neither is a stalled connection (CI once
+	// waited 75 minutes on one); a second try starts from what npm has already cached.
+	for (let attempt = 1; ; attempt++) {
+		try {
+			await runWithProgress(
+				log,
+				`npm install n8n@${N8N_VERSION}`,
+				'npm',
+				[
+					'install',
+					`n8n@${N8N_VERSION}`,
+					'--save-exact',
+					'--ignore-scripts',
+					'--no-audit',
+					'--no-fund',
+					'--loglevel=http',
+				],
+				{
+					cwd: paths.n8nDir,
+					env: toolEnv(runtime),
+					logFile,
+					progress: registryProgress(),
+					abortOn: (text) =>
+						text.includes('ENOSPC')
+							? `the disk is full (ENOSPC); ${gigabytes(freeBytes(paths.base))} free`
+							: undefined,
+					footprint: () => freeBytes(paths.base),
+					stallMs: 8 * 60_000,
+				},
+			);
+			break;
+		} catch (error) {
+			if (!error.stalled || attempt === 2) throw error;
+			log(`${error.message.split(';')[0]}; trying once more`);
+		}
+	}
 	await runWithProgress(
 		log,
 		'npm rebuild sqlite3 (builds the SQLite driver for Node 24, about 75 s)',

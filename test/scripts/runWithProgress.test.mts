@@ -1,0 +1,79 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { registryProgress, runWithProgress } from '../../scripts/lib/n8n.mjs';
+
+// The n8n install's watchdog: a command that goes quiet is stopped and reported as stalled (CI
+// once waited 75 minutes on an npm install that printed nothing), one that names a reason to
+// give up is stopped at once, and the registry count survives lines split across chunks.
+describe('runWithProgress', () => {
+	const dir = mkdtempSync(join(tmpdir(), 'run-with-progress-'));
+	const logFile = join(dir, 'run.log');
+	const run = (
+		script: string,
+		options: {
+			stallMs?: number;
+			abortOn?: (text: string) => string | undefined;
+			footprint?: () => unknown;
+		},
+	) =>
+		runWithProgress(() => undefined, 'a command', process.execPath, ['-e', script], {
+			cwd: dir,
+			env: process.env,
+			logFile,
+			...options,
+		});
+
+	it('resolves when the command succeeds, and keeps its output in the log', async () => {
+		await run("console.log('all done')", { stallMs: 10_000 });
+		expect(readFileSync(logFile, 'utf8')).toContain('all done');
+	});
+
+	it('stops a command that prints nothing for stallMs and says it stalled', async () => {
+		const error = await run("console.log('started'); setTimeout(() => {}, 60_000)", {
+			stallMs: 400,
+		}).catch((caught: Error & { stalled?: boolean }) => caught);
+		expect(error).toBeInstanceOf(Error);
+		expect((error as Error & { stalled?: boolean }).stalled).toBe(true);
+		expect((error as Error).message).toMatch(
+			/a command: no output and no change on disk for \d+s; stopped/,
+		);
+		expect((error as Error).message).toContain('started');
+	});
+
+	it('lets a quiet command run on while its footprint changes', async () => {
+		let written = 0;
+		await run("console.log('unpacking'); setTimeout(() => {}, 1_500)", {
+			stallMs: 400,
+			footprint: () => written++,
+		});
+		expect(written).toBeGreaterThan(1);
+	});
+
+	it('stops a command at once when abortOn names a reason, and is not a stall', async () => {
+		const error = await run(
+			"console.log('npm warn tar TAR_ENTRY_ERROR ENOSPC: no space left'); setInterval(() => console.log('more'), 50)",
+			{ abortOn: (text) => (text.includes('ENOSPC') ? 'the disk is full' : undefined) },
+		).catch((caught: Error & { stalled?: boolean }) => caught);
+		expect((error as Error).message).toMatch(/^a command: the disk is full; last lines/);
+		expect((error as Error & { stalled?: boolean }).stalled).toBeUndefined();
+	});
+
+	it('reports the exit code of a failing command with its last lines', async () => {
+		await expect(run("console.error('broken'); process.exit(3)", {})).rejects.toThrow(
+			/a command failed \(exit 3\); last lines of .*\n[\s\S]*broken/,
+		);
+	});
+});
+
+describe('registryProgress', () => {
+	it('counts registry requests across chunks, however the output is cut', () => {
+		const progress = registryProgress();
+		progress.take('npm http fetch GET 200 https://registry.npmjs.org/a 10ms\nnpm http fe');
+		progress.take('tch GET 200 https://registry.npmjs.org/b 12ms\nnpm warn something\n');
+		expect(progress.line()).toBe('2 registry requests done');
+		progress.take('\nadded 3208 packages in 3s\n');
+		expect(progress.line()).toBe('3208 packages added');
+	});
+});
