@@ -49,6 +49,7 @@ export function runWithProgress(
 		abortOn?: (text: string) => string | undefined;
 		footprint?: () => unknown;
 		stallMs?: number;
+		maxMs?: number;
 		everyMs?: number;
 	},
 ): Promise<void>;

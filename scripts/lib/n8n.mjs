@@ -85,15 +85,25 @@ function formatDuration(ms) {
  * its tail is shown if the command fails. `progress.take(chunk)` sees every chunk once, so its
  * counts do not depend on how much output is kept. The command is stopped, and the promise
  * rejected with `stalled: true`, when for `stallMs` it prints nothing and `footprint()` (free
- * disk, say: npm unpacks for minutes in silence) stays the same; and at once when
- * `abortOn(chunk)` names a reason (a full disk, say), which no wait would mend.
+ * disk, say: npm unpacks for minutes in silence) stays the same, or when it runs past `maxMs`;
+ * and at once when `abortOn(chunk)` names a reason (a full disk, say), which no wait would mend.
  */
 export function runWithProgress(
 	log,
 	label,
 	command,
 	args,
-	{ cwd, env, logFile, progress, abortOn, footprint, stallMs = Infinity, everyMs = 60_000 },
+	{
+		cwd,
+		env,
+		logFile,
+		progress,
+		abortOn,
+		footprint,
+		stallMs = Infinity,
+		maxMs = Infinity,
+		everyMs = 60_000,
+	},
 ) {
 	return new Promise((resolvePromise, reject) => {
 		const started = Date.now();
@@ -137,6 +147,11 @@ export function runWithProgress(
 					lastFootprint = sample;
 					lastOutputAt = Date.now();
 				}
+				if (Date.now() - started > maxMs) {
+					const error = new Error(`${label}: not done after ${formatDuration(maxMs)}; stopped`);
+					error.stalled = true;
+					return stop(error);
+				}
 				const quietMs = Date.now() - lastOutputAt;
 				if (quietMs < stallMs) return;
 				const error = new Error(
@@ -145,7 +160,7 @@ export function runWithProgress(
 				error.stalled = true;
 				stop(error);
 			},
-			Math.min(5_000, stallMs / 2),
+			Math.min(5_000, stallMs / 2, maxMs / 2),
 		);
 		log(`${label} (log: ${logFile})`);
 		const finish = () => {
@@ -312,8 +327,8 @@ export async function ensureN8n(paths, log) {
 			`Installing n8n needs about ${gigabytes(INSTALL_BYTES_NEEDED)} free; the disk holding ${paths.base} has ${gigabytes(free)}`,
 		);
 	// A cold install takes 3-6 minutes in all, with up to 2 minutes of unpacking that prints
-	// nothing but fills the disk. Eight minutes with neither is a stalled connection (CI once
-	// waited 75 minutes on one); a second try starts from what npm has already cached.
+	// nothing but fills the disk. Eight minutes with neither, or 20 in all, is a stalled
+	// connection (CI once waited 75 minutes on one); a second try starts from npm's cache.
 	for (let attempt = 1; ; attempt++) {
 		try {
 			await runWithProgress(
@@ -340,6 +355,7 @@ export async function ensureN8n(paths, log) {
 							: undefined,
 					footprint: () => freeBytes(paths.base),
 					stallMs: 8 * 60_000,
+					maxMs: 20 * 60_000,
 				},
 			);
 			break;

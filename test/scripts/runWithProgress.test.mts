@@ -14,6 +14,7 @@ describe('runWithProgress', () => {
 		script: string,
 		options: {
 			stallMs?: number;
+			maxMs?: number;
 			abortOn?: (text: string) => string | undefined;
 			footprint?: () => unknown;
 		},
@@ -40,6 +41,14 @@ describe('runWithProgress', () => {
 			/a command: no output and no change on disk for \d+s; stopped/,
 		);
 		expect((error as Error).message).toContain('started');
+	});
+
+	it('stops a command that keeps printing but runs past maxMs', async () => {
+		const error = await run("setInterval(() => console.log('still going'), 50)", {
+			maxMs: 500,
+		}).catch((caught: Error & { stalled?: boolean }) => caught);
+		expect((error as Error).message).toMatch(/^a command: not done after 1s; stopped/);
+		expect((error as Error & { stalled?: boolean }).stalled).toBe(true);
 	});
 
 	it('lets a quiet command run on while its footprint changes', async () => {
