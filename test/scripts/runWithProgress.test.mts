@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -10,6 +10,7 @@ import { registryProgress, runWithProgress } from '../../scripts/lib/n8n.mjs';
 describe('runWithProgress', () => {
 	const dir = mkdtempSync(join(tmpdir(), 'run-with-progress-'));
 	const logFile = join(dir, 'run.log');
+	afterAll(() => rmSync(dir, { recursive: true, force: true }));
 	const run = (
 		script: string,
 		options: {
