@@ -601,6 +601,17 @@ answered 429, 3 × 200 1.53 × (3.8 %), the joiner pair 1.24 × (2.7 %), 3 with 
 × (2.4 %). With RateLimit 11 of 12 (2 workers × 40 × 25 2.1 % answered 429 again), with X-RateLimit 9 of 12 (Return
 All at (10, 2) 1.27 × and (10, 1) 1.45 ×; 2 workers × 40 × 25 2.1 %).
 
+Tried in the pacer lab after it, not kept (16 seeds, mean × N/R, loopback unless said): the first ramp's step at 2 a
+second per pause instead of 1 takes Return All at (10, 2) 1.41 → 1.36 × and at (10, 1) 1.66 → 1.59 ×, but 100
+executions × 2 at (2, 1) 1.10 → 1.22 × (15 → 0 of 16 seeds meet the goal) and Return All at (2, 2) 1.07 → 1.12 ×: the
+step is in requests a second and R is unknown, so one that reaches 10 a second sooner overshoots 2 a second. A first
+ramp that doubles the pace each pause: Return All at (10, 2) 1.41 → 1.36 ×, but Create 300 100 ms away 1.31 → 1.64 ×
+(its second 429 comes after fewer than 16 requests, so the pace goes to the estimate, low far away). A probe's first
+rise of 1/8, 1/16 or 1/32 of the pace instead of 1/64: the workers' rows move by 0.02-0.08 × either way, the sliding
+window 1.22 → 1.24-1.27 ×. A cruise 1.5 % below the estimate (the bucket refills while it cruises): 2 workers × 200
+1.25 → 1.17 ×, but 20-30 ms away Create 1,000 at (10, 2) meets the goal in 7 of 16 seeds (14 before) and 3 workers
+with a joiner 1.22 → 1.35 ×.
+
 ### The pace over time
 
 Requests let through and answered 429 each second (the sandbox's request log), the limit, and each process's pace (its
