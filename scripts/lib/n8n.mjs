@@ -114,8 +114,10 @@ export function runWithProgress(
 		let tail = '';
 		let failure;
 		const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+		// The first reason stands; later ones (the watchdog's next look, the next chunk) add nothing.
 		const stop = (error) => {
-			failure ??= error;
+			if (failure) return;
+			failure = error;
 			child.kill('SIGTERM');
 			setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
 		};
@@ -140,6 +142,8 @@ export function runWithProgress(
 			},
 			tty ? 1000 : everyMs,
 		);
+		const stall = (why) =>
+			stop(Object.assign(new Error(`${label}: ${why}; stopped`), { stalled: true }));
 		const watchdog = setInterval(
 			() => {
 				const sample = footprint?.();
@@ -147,18 +151,10 @@ export function runWithProgress(
 					lastFootprint = sample;
 					lastOutputAt = Date.now();
 				}
-				if (Date.now() - started > maxMs) {
-					const error = new Error(`${label}: not done after ${formatDuration(maxMs)}; stopped`);
-					error.stalled = true;
-					return stop(error);
-				}
 				const quietMs = Date.now() - lastOutputAt;
-				if (quietMs < stallMs) return;
-				const error = new Error(
-					`${label}: no output and no change on disk for ${formatDuration(quietMs)}; stopped`,
-				);
-				error.stalled = true;
-				stop(error);
+				if (Date.now() - started > maxMs) stall(`not done after ${formatDuration(maxMs)}`);
+				else if (quietMs >= stallMs)
+					stall(`no output and no change on disk for ${formatDuration(quietMs)}`);
 			},
 			Math.min(5_000, stallMs / 2, maxMs / 2),
 		);

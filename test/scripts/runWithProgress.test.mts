@@ -27,29 +27,35 @@ describe('runWithProgress', () => {
 			...options,
 		});
 
+	type Failure = Error & { stalled?: boolean };
+	/** What the run was rejected with (undefined when it resolved). */
+	const failureOf = (running: Promise<void>) =>
+		running.then(
+			() => undefined,
+			(caught: Failure) => caught,
+		);
+
 	it('resolves when the command succeeds, and keeps its output in the log', async () => {
 		await run("console.log('all done')", { stallMs: 10_000 });
 		expect(readFileSync(logFile, 'utf8')).toContain('all done');
 	});
 
 	it('stops a command that prints nothing for stallMs and says it stalled', async () => {
-		const error = await run("console.log('started'); setTimeout(() => {}, 60_000)", {
-			stallMs: 400,
-		}).catch((caught: Error & { stalled?: boolean }) => caught);
-		expect(error).toBeInstanceOf(Error);
-		expect((error as Error & { stalled?: boolean }).stalled).toBe(true);
-		expect((error as Error).message).toMatch(
-			/a command: no output and no change on disk for \d+s; stopped/,
+		const error = await failureOf(
+			run("console.log('started'); setTimeout(() => {}, 60_000)", { stallMs: 400 }),
 		);
-		expect((error as Error).message).toContain('started');
+		expect(error).toBeInstanceOf(Error);
+		expect(error?.stalled).toBe(true);
+		expect(error?.message).toMatch(/a command: no output and no change on disk for \d+s; stopped/);
+		expect(error?.message).toContain('started');
 	});
 
 	it('stops a command that keeps printing but runs past maxMs', async () => {
-		const error = await run("setInterval(() => console.log('still going'), 50)", {
-			maxMs: 500,
-		}).catch((caught: Error & { stalled?: boolean }) => caught);
-		expect((error as Error).message).toMatch(/^a command: not done after 1s; stopped/);
-		expect((error as Error & { stalled?: boolean }).stalled).toBe(true);
+		const error = await failureOf(
+			run("setInterval(() => console.log('still going'), 50)", { maxMs: 500 }),
+		);
+		expect(error?.message).toMatch(/^a command: not done after 1s; stopped/);
+		expect(error?.stalled).toBe(true);
 	});
 
 	it('lets a quiet command run on while its footprint changes', async () => {
@@ -62,12 +68,14 @@ describe('runWithProgress', () => {
 	});
 
 	it('stops a command at once when abortOn names a reason, and is not a stall', async () => {
-		const error = await run(
-			"console.log('npm warn tar TAR_ENTRY_ERROR ENOSPC: no space left'); setInterval(() => console.log('more'), 50)",
-			{ abortOn: (text) => (text.includes('ENOSPC') ? 'the disk is full' : undefined) },
-		).catch((caught: Error & { stalled?: boolean }) => caught);
-		expect((error as Error).message).toMatch(/^a command: the disk is full; last lines/);
-		expect((error as Error & { stalled?: boolean }).stalled).toBeUndefined();
+		const error = await failureOf(
+			run(
+				"console.log('npm warn tar TAR_ENTRY_ERROR ENOSPC: no space left'); setInterval(() => console.log('more'), 50)",
+				{ abortOn: (text) => (text.includes('ENOSPC') ? 'the disk is full' : undefined) },
+			),
+		);
+		expect(error?.message).toMatch(/^a command: the disk is full; last lines/);
+		expect(error?.stalled).toBeUndefined();
 	});
 
 	it('reports the exit code of a failing command with its last lines', async () => {
